@@ -137,7 +137,9 @@ ValueRange opaque_range(OpaqueFn fn, const ValueRange& x) {
   }
 }
 
-ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const ValueRange> in,
+}  // namespace
+
+static ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const ValueRange> in,
                       const SymbolRangeFn* symbol_fn, std::span<const ValueRange> symbol_ranges) {
   const auto ops = arena.operands(e);
   auto op = [&](size_t i) -> const ValueRange& { return in[i]; };
@@ -232,6 +234,8 @@ ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const ValueRan
   return ValueRange::unknown();
 }
 
+namespace {
+
 ValueRange bound_impl(const ExprArena& arena, ExprId root, const SymbolRangeFn* symbol_fn,
                       std::span<const ValueRange> symbol_ranges) {
   // Leaves are answered directly: the common query is a symbol or a constant.
@@ -268,6 +272,10 @@ ValueRange bound_impl(const ExprArena& arena, ExprId root, const SymbolRangeFn* 
 }
 
 }  // namespace
+
+ValueRange bound_node(const ExprArena& arena, ExprId e, std::span<const ValueRange> operand_ranges) {
+  return node_range(arena, e, operand_ranges, nullptr, {});
+}
 
 ValueRange bound(const ExprArena& arena, ExprId e, std::span<const ValueRange> symbol_ranges) {
   return bound_impl(arena, e, nullptr, symbol_ranges);

@@ -20,5 +20,8 @@ ValueRange default_symbol_range(const ExprArena& arena, SymbolId s);
 // Ranges indexed by SymbolId (entries beyond the vector use the default).
 ValueRange bound(const ExprArena& arena, ExprId e, std::span<const ValueRange> symbol_ranges);
 ValueRange bound(const ExprArena& arena, ExprId e, const SymbolRangeFn& symbol_range);
+// One step of bound(): the range of non-symbol node `e` from its operands' ranges (for
+// callers that memoise ranges per node, like the ShapeEnv).
+ValueRange bound_node(const ExprArena& arena, ExprId e, std::span<const ValueRange> operand_ranges);
 
 }  // namespace symshape

@@ -11,6 +11,7 @@
 // (add, mul, floordiv, mod, ...): there is no way to create a non-canonical node
 // except `make_raw`, which the parser and the tests use to build *unsimplified*
 // input on purpose.
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -101,7 +102,17 @@ class ExprArena {
   ExprArena();
 
   // ---- leaves -------------------------------------------------------------
-  ExprId integer(int64_t v);
+  ExprId integer(int64_t v) {
+    // small constants (sizes, strides, dims, the 1s and 2s of every layout question) come
+    // from a direct table instead of the intern table
+    const uint64_t k = static_cast<uint64_t>(v) + kSmallIntBias;
+    if (k < kSmallIntCount) {
+      ExprId& c = small_int_[k];
+      if (!c.valid()) c = make_raw(ExprKind::Integer, {}, v);
+      return c;
+    }
+    return make_raw(ExprKind::Integer, {}, v);
+  }
   ExprId floating(double v);
   ExprId int_infinity(bool positive = true);
   ExprId boolean(bool v);
@@ -306,6 +317,12 @@ class ExprArena {
   std::vector<uint32_t> symbol_table_;  // open addressing by name hash -> symbol index
 
   ExprId true_id_, false_id_, zero_id_, one_id_;
+  static constexpr uint64_t kSmallIntBias = 64;
+  static constexpr uint64_t kSmallIntCount = 64 + 1024;  // -64 .. 1023
+  std::array<ExprId, kSmallIntCount> small_int_;
+  // expand(e) by node id: nodes are immutable, so an expansion never goes stale
+  std::vector<ExprId> expand_memo_;
+  ExprId expand_uncached(ExprId e);
 };
 
 // Numeric helpers shared by the builders and the evaluators.

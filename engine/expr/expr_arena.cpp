@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "expr/expr.h"
+#include "expr/inline_vec.h"
 
 namespace symshape {
 
@@ -49,6 +50,8 @@ void ExprArena::clear() {
   symbol_name_len_.clear();
   name_store_.clear();
   symbol_table_.assign(64, TypedId<SymbolTag>::kNone);
+  small_int_.fill(ExprId{});
+  expand_memo_.clear();
   false_id_ = make_raw(ExprKind::False, {});
   true_id_ = make_raw(ExprKind::True, {});
   zero_id_ = integer(0);
@@ -227,7 +230,6 @@ uint8_t ExprArena::derive_facts(ExprKind kind, std::span<const ExprId> ops, int6
 
 // ---- leaves -----------------------------------------------------------------
 
-ExprId ExprArena::integer(int64_t v) { return make_raw(ExprKind::Integer, {}, v); }
 
 ExprId ExprArena::floating(double v) {
   int64_t bits;
@@ -487,14 +489,22 @@ ExprId ExprArena::substitute(ExprId e, std::span<const ExprId> symbols, std::spa
 
 ExprId ExprArena::expand(ExprId e) {
   if (is_constant(e) || kind(e) == ExprKind::Symbol) return e;
-  std::vector<ExprId> ops;
+  if (e.index() < expand_memo_.size() && expand_memo_[e.index()].valid()) return expand_memo_[e.index()];
+  const ExprId x = expand_uncached(e);
+  if (expand_memo_.size() <= e.index()) expand_memo_.resize(kind_.size() + kind_.size() / 2 + 64);
+  expand_memo_[e.index()] = x;
+  return x;
+}
+
+ExprId ExprArena::expand_uncached(ExprId e) {
+  InlineVec<ExprId, 8> ops;
   bool changed = false;
   for (ExprId op : operands(e)) {
     ExprId n = expand(op);
     changed |= n != op;
     ops.push_back(n);
   }
-  ExprId x = changed ? rebuild(kind(e), ops, payload(e)) : e;
+  ExprId x = changed ? rebuild(kind(e), std::span<const ExprId>(ops), payload(e)) : e;
   if (kind(x) == ExprKind::Pow && kind(operand(x, 0)) == ExprKind::Add) {
     const int64_t k = payload(operand(x, 1));
     if (k >= 2 && k <= 16) {

@@ -308,19 +308,6 @@ PropContext::LayoutEntry& PropContext::layout_entry(TensorId t) {
   return layout_entries_.back();
 }
 
-template <class F>
-bool PropContext::cached_layout(TensorId t, LayoutBit bit, F&& compute) {
-  {
-    const LayoutEntry& e = layout_entry(t);
-    if (e.known & (1u << bit)) return (e.value >> bit) & 1u;
-  }
-  const bool v = compute();
-  LayoutEntry& e = layout_entry(t);  // the vector may have grown meanwhile
-  e.known |= static_cast<uint8_t>(1u << bit);
-  if (v) e.value |= static_cast<uint8_t>(1u << bit);
-  return v;
-}
-
 bool PropContext::is_contiguous(TensorId t) {
   return cached_layout(t, kContiguous, [&] { return compute_is_contiguous(t); });
 }
@@ -367,44 +354,46 @@ bool PropContext::compute_is_contiguous(TensorId t) {
   return stride_walk(sizes, strides, order.span()) || has_zero_dim(sizes);
 }
 
+// c10 compute_channels_last_contiguous_2d/_3d: dims in order C, W, H, (D,) N. Unlike
+// the contiguous test there is no empty-tensor shortcut.
 bool PropContext::compute_is_channels_last_contiguous(TensorId t) {
   auto sizes = vals.sizes(t);
   auto strides = vals.strides(t);
   const size_t n = sizes.size();
   if (n != 4 && n != 5) return false;
-  // dims in order C, W, H, (D,) N
   FixedVector<size_t, 5> order;
   order.push_back(1);
   for (size_t i = n - 1; i >= 2; --i) order.push_back(i);
   order.push_back(0);
-  return stride_walk(sizes, strides, order.span()) || has_zero_dim(sizes);
+  return stride_walk(sizes, strides, order.span());
 }
 
+// c10 refresh_contiguous: non-overlapping-and-dense is "contiguous, or channels_last
+// contiguous, or compute_non_overlapping_and_dense()". Asking the (cached) contiguity
+// predicates first also spares most tensors the size-2 questions of the sort below.
 bool PropContext::compute_is_non_overlapping_and_dense(TensorId t) {
+  if (is_contiguous(t)) return true;
+  const size_t n = vals.rank(t);
+  if ((n == 4 || n == 5) && is_channels_last_contiguous(t)) return true;
   auto sizes = vals.sizes(t);
   auto strides = vals.strides(t);
-  const size_t n = sizes.size();
-  if (n == 1) return guard_or_false(ar.logical_or(ar.eq(strides[0], ar.one()), ar.lt(sizes[0], ar.integer(2))));
-  // sort dims by stride (size-1 dims last), then each stride equals the running product
+  const ExprId two = ar.integer(2);
+  if (n == 1) return guard_or_false(ar.lt(sizes[0], two)) || guard_or_false(ar.eq(strides[0], ar.one()));
+  // stable sort by stride with size < 2 dims last (c10 compute_non_overlapping_and_dense)
   FixedVector<size_t, kMaxRank> perm;
   for (size_t i = 0; i < n; ++i) perm.push_back(i);
-  for (size_t i = 1; i < n; ++i) {
-    for (size_t j = i; j > 0; --j) {
-      const size_t a = perm[j - 1], b = perm[j];
-      const bool a_one = guard_or_false(ar.lt(sizes[a], ar.integer(2)));
-      const bool b_one = guard_or_false(ar.lt(sizes[b], ar.integer(2)));
-      bool swap = false;
-      if (a_one && !b_one) swap = true;
-      else if (!a_one && !b_one) swap = guard_or_false(ar.gt(strides[a], strides[b]));
-      if (!swap) break;
-      std::swap(perm[j - 1], perm[j]);
-    }
-  }
-  ExprId expected = ar.one();
+  auto before = [&](size_t a, size_t b) {
+    if (guard_or_false(ar.lt(sizes[a], two))) return false;
+    if (guard_or_false(ar.lt(sizes[b], two))) return true;
+    return guard_or_false(ar.lt(strides[a], strides[b]));
+  };
+  for (size_t i = 1; i < n; ++i)
+    for (size_t j = i; j > 0 && before(perm[j], perm[j - 1]); --j) std::swap(perm[j], perm[j - 1]);
+  ExprId required = ar.one();
   for (size_t d : perm) {
-    if (guard_or_false(ar.eq(sizes[d], ar.one()))) continue;
-    if (!guard_or_false(ar.eq(strides[d], expected))) return false;
-    expected = ar.mul(expected, sizes[d]);
+    if (guard_or_false(ar.lt(sizes[d], two))) return true;
+    if (!guard_or_false(ar.eq(strides[d], required))) return false;
+    required = ar.mul(required, sizes[d]);
   }
   return true;
 }

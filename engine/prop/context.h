@@ -97,6 +97,21 @@ class PropContext {
   bool is_contiguous(TensorId t);                 // H.2 test, decided through guards
   bool is_channels_last_contiguous(TensorId t);
   bool is_non_overlapping_and_dense(TensorId t);
+  // One cached answer per distinct (sizes, strides) and predicate: many tensors share a
+  // layout, and once a predicate was decided (statically or by a guard) it cannot change.
+  enum LayoutBit : uint8_t { kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3 };
+  template <class F>
+  bool cached_layout(TensorId t, LayoutBit bit, F&& compute) {
+    {
+      const LayoutEntry& e = layout_entry(t);
+      if (e.known & (1u << bit)) return (e.value >> bit) & 1u;
+    }
+    const bool v = compute();
+    LayoutEntry& e = layout_entry(t);  // the entries may have grown meanwhile
+    e.known |= static_cast<uint8_t>(1u << bit);
+    if (v) e.value |= static_cast<uint8_t>(1u << bit);
+    return v;
+  }
 
   // ---- checks through the ShapeEnv ------------------------------------------------------
   bool guard(ExprId cond);           // evaluate_expr: static, else a guard from the hint
@@ -131,7 +146,6 @@ class PropContext {
   // Layout predicates (contiguous, channels_last, non-overlapping-and-dense) by the
   // hash-consed (sizes, strides) of a tensor: many tensors share a layout, and once a
   // predicate was decided (statically or by a guard) the answer cannot change.
-  enum LayoutBit : uint8_t { kContiguous = 0, kChannelsLast = 1, kDense = 2 };
   struct LayoutEntry {
     uint64_t hash = 0;
     uint32_t dims_begin = 0;
@@ -145,8 +159,6 @@ class PropContext {
   bool compute_is_contiguous(TensorId t);
   bool compute_is_channels_last_contiguous(TensorId t);
   bool compute_is_non_overlapping_and_dense(TensorId t);
-  template <class F>
-  bool cached_layout(TensorId t, LayoutBit bit, F&& compute);
   std::vector<LayoutEntry> layout_entries_;
   std::vector<uint32_t> layout_table_;  // open addressing: entry index + 1, 0 = empty
   std::vector<ExprId> layout_dims_;     // sizes then strides of each entry

@@ -32,75 +32,23 @@ bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
 
 bool decide(PropContext& ctx, ExprId cond) { return ctx.guard_or_false(cond); }
 
-bool layout_is_contiguous(PropContext& ctx, TensorId t) {
-  ExprArena& ar = ctx.ar;
-  const auto sizes = ctx.vals.sizes(t);
-  const auto strides = ctx.vals.strides(t);
-  for (ExprId s : sizes)
-    if (decide(ctx, ar.eq(s, ar.zero()))) return true;
-  ExprId expected = ar.one();
-  for (size_t d = sizes.size(); d-- > 0;) {
-    if (decide(ctx, ar.eq(sizes[d], ar.one()))) continue;
-    if (!decide(ctx, ar.eq(strides[d], expected))) return false;
-    expected = ar.mul(expected, sizes[d]);
-  }
-  return true;
-}
+// The layout predicates are PropContext's: cached by the hash-consed (sizes, strides),
+// so tensors sharing a layout ask the ShapeEnv once.
+bool layout_is_contiguous(PropContext& ctx, TensorId t) { return ctx.is_contiguous(t); }
+bool layout_is_channels_last(PropContext& ctx, TensorId t) { return ctx.is_channels_last_contiguous(t); }
+bool layout_is_dense(PropContext& ctx, TensorId t) { return ctx.is_non_overlapping_and_dense(t); }
 
-bool layout_is_channels_last(PropContext& ctx, TensorId t) {
-  ExprArena& ar = ctx.ar;
-  const auto sizes = ctx.vals.sizes(t);
-  const auto strides = ctx.vals.strides(t);
-  const size_t n = sizes.size();
-  if (n != 4 && n != 5) return false;
-  // dims in order C, W, H, (D,) N, each stride the product of the sizes before it; unlike
-  // the contiguous test there is no empty-tensor shortcut (c10 compute_channels_last_*)
-  FixedVector<size_t, 5> order;
-  order.push_back(1);
-  for (size_t i = n - 1; i >= 2; --i) order.push_back(i);
-  order.push_back(0);
-  ExprId expected = ar.one();
-  for (size_t d : order) {
-    if (!decide(ctx, ar.eq(sizes[d], ar.one())) && !decide(ctx, ar.eq(strides[d], expected))) return false;
-    expected = ar.mul(expected, sizes[d]);
-  }
-  return true;
-}
-
-bool layout_is_dense(PropContext& ctx, TensorId t) {
-  ExprArena& ar = ctx.ar;
-  const auto sizes = ctx.vals.sizes(t);
-  const auto strides = ctx.vals.strides(t);
-  const size_t n = sizes.size();
-  const ExprId two = ar.integer(2);
-  if (n == 1) return decide(ctx, ar.lt(sizes[0], two)) || decide(ctx, ar.eq(strides[0], ar.one()));
-  // stable sort by stride with size < 2 dims last (c10 compute_non_overlapping_and_dense)
-  FixedVector<size_t, kMaxRank> perm;
-  for (size_t i = 0; i < n; ++i) perm.push_back(i);
-  auto before = [&](size_t a, size_t b) {
-    if (decide(ctx, ar.lt(sizes[a], two))) return false;
-    if (decide(ctx, ar.lt(sizes[b], two))) return true;
-    return decide(ctx, ar.lt(strides[a], strides[b]));
-  };
-  for (size_t i = 1; i < n; ++i)
-    for (size_t j = i; j > 0 && before(perm[j], perm[j - 1]); --j) std::swap(perm[j], perm[j - 1]);
-  ExprId required = ar.one();
-  for (size_t d : perm) {
-    if (decide(ctx, ar.lt(sizes[d], two))) return true;
-    if (!decide(ctx, ar.eq(strides[d], required))) return false;
-    required = ar.mul(required, sizes[d]);
-  }
-  return true;
-}
-
+// One cache bit serves both: the rank says which of the two flags a tensor has.
 bool strides_like_channels_last(PropContext& ctx, TensorId t) {
   static constexpr size_t kOrder[] = {1, 3, 2, 0};
-  return ctx.vals.rank(t) == 4 && strides_like(ctx, t, kOrder);
+  return ctx.vals.rank(t) == 4 &&
+         ctx.cached_layout(t, PropContext::kStridesLikeChannelsLast, [&] { return strides_like(ctx, t, kOrder); });
 }
 
 bool strides_like_channels_last_3d(PropContext& ctx, TensorId t) {
   static constexpr size_t kOrder[] = {1, 4, 3, 2, 0};
-  return ctx.vals.rank(t) == 5 && strides_like(ctx, t, kOrder);
+  return ctx.vals.rank(t) == 5 &&
+         ctx.cached_layout(t, PropContext::kStridesLikeChannelsLast, [&] { return strides_like(ctx, t, kOrder); });
 }
 
 MemoryFormat suggest_memory_format(PropContext& ctx, TensorId t) {

@@ -86,16 +86,19 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
   for (TensorId t : inputs)
     if (!same_shape(ctx, ctx.vals.sizes(t), shape)) all_same_shape = false;
   if (all_same_shape) {
-    bool contiguous = true, channels_last = true, dense = true;
-    for (TensorId t : inputs) {
-      contiguous = contiguous && layout_is_contiguous(ctx, t);
-      // eager's fast path only knows 4-d channels_last
-      channels_last = channels_last && n == 4 && layout_is_channels_last(ctx, t);
-      dense = dense && layout_is_dense(ctx, t);
-    }
-    if (contiguous) return ctx.contiguous_strides(shape, out_strides);
-    if (channels_last) return ctx.channels_last_strides(shape, out_strides);
-    if (dense) {
+    // Eager computes all three flags; asking them one layout at a time gives the same
+    // answer and records no guard for a layout that is never needed.
+    auto all = [&](auto&& predicate) {
+      for (TensorId t : inputs)
+        if (!predicate(t)) return false;
+      return true;
+    };
+    if (all([&](TensorId t) { return layout_is_contiguous(ctx, t); }))
+      return ctx.contiguous_strides(shape, out_strides);
+    // eager's fast path only knows 4-d channels_last
+    if (n == 4 && all([&](TensorId t) { return layout_is_channels_last(ctx, t); }))
+      return ctx.channels_last_strides(shape, out_strides);
+    if (all([&](TensorId t) { return layout_is_dense(ctx, t); })) {
       bool same_strides = true;
       for (TensorId t : inputs) {
         const auto s0 = ctx.vals.strides(inputs[0]), s = ctx.vals.strides(t);

@@ -51,11 +51,16 @@ void ShapeEnv::reset() {
   suppress_depth_ = 0;
   ignored_after_freeze_ = 0;
   version_ = 0;
+  range_version_ = 0;
+  replace_version_ = 0;
   frozen_ = runtime_asserts_frozen_ = false;
   static_memo_[0].clear();
   static_memo_[1].clear();
   canonical_memo_.clear();
   simplify_memo_.clear();
+  range_memo_[0].clear();
+  range_memo_[1].clear();
+  replace_memo_.clear();
   memo_enabled_ = true;
 }
 
@@ -202,6 +207,7 @@ ExprId ShapeEnv::create_unbacked_symint() {
 ExprId ShapeEnv::create_unbacked_symbool() {
   ExprId u = create_unbacked_symint();
   state(u).range = ValueRange(ExtNum::of(0), ExtNum::of(1));
+  bump_version();
   return arena_.eq(u, arena_.one());
 }
 
@@ -295,6 +301,16 @@ ExprId ShapeEnv::find(ExprId sym) {
 
 ExprId ShapeEnv::replace(ExprId e) {
   if ((arena_.symbol_mask(e) & replaced_mask_) == 0) return e;
+  const uint64_t stamp = replace_version_ + 1;
+  if (e.index() < replace_memo_.size() && replace_memo_[e.index()].stamp == stamp)
+    return replace_memo_[e.index()].value;
+  const ExprId r = replace_uncached(e);
+  if (replace_memo_.size() <= e.index()) replace_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
+  replace_memo_[e.index()] = {r, stamp};
+  return r;
+}
+
+ExprId ShapeEnv::replace_uncached(ExprId e) {
   std::vector<ExprId> syms, values;
   arena_.free_symbols(e, syms);
   std::vector<ExprId> from;
@@ -347,6 +363,7 @@ void ShapeEnv::set_replacement(ExprId a, ExprId tgt) {
   }
   SymbolState& st = state(a);
   st.replacement = tgt;
+  ++replace_version_;
   if (arena_.kind(tgt) == ExprKind::Symbol && st.size_like) state(tgt).size_like = true;
   replaced_mask_ |= arena_.symbol_mask(a);
   bump_version();
@@ -375,21 +392,56 @@ void ShapeEnv::constrain_range_for_size(ExprId sym, std::optional<int64_t> min, 
 
 // ---- queries ---------------------------------------------------------------------------
 
+ValueRange ShapeEnv::symbol_range(SymbolId s, bool size_oblivious) const {
+  if (s.index() >= symbols_.size()) return default_symbol_range(arena_, s);
+  const SymbolState& st = symbols_[s.index()];
+  if (st.range.lo == ExtNum::int_oo(-1) && st.range.hi == ExtNum::int_oo(1) && !st.unbacked && !st.hint)
+    return default_symbol_range(arena_, s);
+  if (size_oblivious && st.size_like) {
+    ExtNum lo = std::max(st.range.lo, ExtNum::of(2));
+    ExtNum hi = std::min(st.range.hi, ExtNum::of(int64_t{1} << 48));
+    if (hi.is_finite() && ExtNum::of(hi.i - 1) >= lo) hi = ExtNum::of(hi.i - 1);
+    if (hi < lo) return st.range;
+    return ValueRange(lo, hi);
+  }
+  return st.range;
+}
+
+// bound() over the DAG with per-node memo: propagation asks about many expressions that
+// share sub-expressions (every layout question on one tensor mentions the same sizes),
+// so only nodes not yet bounded in this version are computed.
 ValueRange ShapeEnv::bound(ExprId e, bool size_oblivious) {
-  return symshape::bound(arena_, e, [&](SymbolId s) -> ValueRange {
-    if (s.index() >= symbols_.size()) return default_symbol_range(arena_, s);
-    const SymbolState& st = symbols_[s.index()];
-    if (st.range.lo == ExtNum::int_oo(-1) && st.range.hi == ExtNum::int_oo(1) && !st.unbacked && !st.hint)
-      return default_symbol_range(arena_, s);
-    if (size_oblivious && st.size_like) {
-      ExtNum lo = std::max(st.range.lo, ExtNum::of(2));
-      ExtNum hi = std::min(st.range.hi, ExtNum::of(int64_t{1} << 48));
-      if (hi.is_finite() && ExtNum::of(hi.i - 1) >= lo) hi = ExtNum::of(hi.i - 1);
-      if (hi < lo) return st.range;
-      return ValueRange(lo, hi);
+  auto leaf_range = [&](ExprId n) {
+    if (arena_.kind(n) == ExprKind::Symbol) return symbol_range(arena_.symbol_id(n), size_oblivious);
+    return bound_node(arena_, n, {});
+  };
+  if (arena_.operands(e).empty()) return leaf_range(e);
+  std::vector<RangeMemo>& memo = range_memo_[size_oblivious ? 1 : 0];
+  if (memo.size() < arena_.size()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+  const uint64_t stamp = range_version_ + 1;
+  if (memo[e.index()].stamp == stamp) return memo[e.index()].range;
+  bound_stack_.clear();
+  bound_stack_.push_back(e);
+  while (!bound_stack_.empty()) {
+    const ExprId n = bound_stack_.back();
+    if (memo[n.index()].stamp == stamp) {
+      bound_stack_.pop_back();
+      continue;
     }
-    return st.range;
-  });
+    bool ready = true;
+    for (ExprId o : arena_.operands(n))
+      if (!arena_.operands(o).empty() && memo[o.index()].stamp != stamp) {
+        bound_stack_.push_back(o);
+        ready = false;
+      }
+    if (!ready) continue;
+    bound_args_.clear();
+    for (ExprId o : arena_.operands(n))
+      bound_args_.push_back(arena_.operands(o).empty() ? leaf_range(o) : memo[o.index()].range);
+    memo[n.index()] = {bound_node(arena_, n, bound_args_), stamp};
+    bound_stack_.pop_back();
+  }
+  return memo[e.index()].range;
 }
 
 ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
@@ -798,7 +850,7 @@ void ShapeEnv::add_axioms(ExprId g) {
       default: break;
     }
   }
-  bump_version();
+  bump_facts_version();
 }
 
 void ShapeEnv::resimplify_floordiv_axioms() {
@@ -881,7 +933,7 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
       if (!known_divisible(mod_atom)) {
         // kept with CleanDiv spelled FloorDiv: both name the same value
         divisible_.push_back(as_floordiv(mod_atom));
-        bump_version();
+        bump_facts_version();
         resimplify_floordiv_axioms();
       }
     }

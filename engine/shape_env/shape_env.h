@@ -231,6 +231,7 @@ class ShapeEnv {
     bool unbacked = false;
     bool unbacked_input = false;
   };
+  ValueRange symbol_range(SymbolId s, bool size_oblivious) const;
   SymbolState& state(ExprId sym);
   const SymbolState& state(ExprId sym) const;
   ExprId new_symbol(std::string name, SymbolKind kind, uint8_t facts);
@@ -259,7 +260,14 @@ class ShapeEnv {
   // of Mod(a, a//2) may already have become CleanDiv when the fact is looked up).
   ExprId as_floordiv(ExprId e);
   bool known_divisible(ExprId mod);
-  void bump_version() { ++version_; }
+  // Any change to what static evaluation reads bumps version_; range_version_ moves only
+  // when a symbol's range (or size-likeness) may have changed, so range memos survive the
+  // axioms every guard adds.
+  void bump_version() {
+    ++version_;
+    ++range_version_;
+  }
+  void bump_facts_version() { ++version_; }
 
   ShapeEnvSettings settings_;
   CopyableArena arena_;  // copyable so the environment is (behaviour 127)
@@ -280,6 +288,8 @@ class ShapeEnv {
   uint32_t suppress_depth_ = 0;
   uint32_t ignored_after_freeze_ = 0;
   uint64_t version_ = 0;
+  uint64_t range_version_ = 0;
+  uint64_t replace_version_ = 0;  // bumped by every new replacement
   bool frozen_ = false;
   bool runtime_asserts_frozen_ = false;
   // Static-evaluation memo by ExprId, one per size_oblivious mode: a decided value stays
@@ -295,6 +305,21 @@ class ShapeEnv {
     uint64_t version = ~0ull;
   };
   std::vector<SimplifyMemo> simplify_memo_;  // simplify(e), valid for one version
+  // bound(e) per node, one per size_oblivious mode, valid for one version (ranges only
+  // change with a version bump). Symbols are looked up, not memoised.
+  struct RangeMemo {
+    ValueRange range;
+    uint64_t stamp = 0;  // range_version_ + 1 when valid
+  };
+  std::vector<RangeMemo> range_memo_[2];
+  struct ReplaceMemo {
+    ExprId value;
+    uint64_t stamp = 0;  // replace_version_ + 1 when valid
+  };
+  std::vector<ReplaceMemo> replace_memo_;
+  ExprId replace_uncached(ExprId e);
+  std::vector<ExprId> bound_stack_;
+  std::vector<ValueRange> bound_args_;
   bool memo_enabled_ = true;                 // produce_guards evaluates without axioms or memo
 };
 
