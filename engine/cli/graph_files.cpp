@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "formats/graph_io.h"
 #include "graph/json_loader.h"
 
 namespace symshape::cli {
@@ -16,7 +17,7 @@ std::vector<std::string> expand_graph_paths(const std::vector<std::string>& path
       std::vector<std::string> found;
       for (const auto& entry : fs::directory_iterator(p, ec)) {
         const std::string name = entry.path().filename().string();
-        if (entry.is_regular_file() && name.size() > 11 && name.ends_with(".graph.json"))
+        if (entry.is_regular_file() && (name.ends_with(".graph.json") || name.ends_with(".graph.fb")))
           found.push_back(entry.path().string());
       }
       std::sort(found.begin(), found.end());
@@ -33,7 +34,7 @@ std::vector<std::string> expand_graph_paths(const std::vector<std::string>& path
 bool load_graph_file(const std::string& path, OpTable& ops, Graph& graph, std::string& error) {
   thread_local JsonGraphLoader loader;
   Diagnostics diags;
-  if (loader.load_file(path, ops, graph, diags)) return true;
+  if (load_graph(path, ops, graph, loader, diags)) return true;
   error.clear();
   for (const Diagnostic& d : diags.items) {
     if (!error.empty()) error.push_back('\n');

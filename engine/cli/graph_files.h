@@ -1,6 +1,6 @@
 #pragma once
-// Expands CLI paths (files or folders of *.graph.json) into a sorted list of files, and
-// loads one graph with located diagnostics.
+// Expands CLI paths (files, or folders of *.graph.json / *.graph.fb) into a sorted list
+// of files, and loads one graph with located diagnostics.
 #include <string>
 #include <vector>
 
@@ -12,7 +12,8 @@ namespace symshape::cli {
 
 std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors);
 
-// Loads fx-graph-json; returns false and fills `error` with every diagnostic.
+// Loads fx-graph-json or graph.fb (told apart by content); returns false and fills
+// `error` with every diagnostic.
 bool load_graph_file(const std::string& path, OpTable& ops, Graph& graph, std::string& error);
 
 }  // namespace symshape::cli

@@ -288,19 +288,25 @@ class ExprArena {
   // same operands again costs one probe. Builders are pure functions of immutable nodes,
   // so an entry never goes stale; clear() drops them with the nodes.
   struct MemoEntry {
-    uint64_t key;  // builder << 32 | a
+    uint64_t key;  // generation << 48 | builder << 32 | a
     uint32_t b;
     uint32_t result;  // kNone = empty
   };
   static_assert(sizeof(MemoEntry) == 16);
   std::vector<MemoEntry> memo_;
+  // clear() starts a new generation instead of wiping the memo: entries of older
+  // generations never match (builder ids stay below 2^16).
+  uint64_t memo_generation_ = 1;
+  uint64_t memo_key(uint32_t builder, ExprId a) const {
+    return (memo_generation_ << 48) | (uint64_t{builder} << 32) | a.value;
+  }
   ExprId memo_find(uint32_t builder, ExprId a, uint32_t b) const {
-    const uint64_t key = (uint64_t{builder} << 32) | a.value;
+    const uint64_t key = memo_key(builder, a);
     const MemoEntry& m = memo_[memo_slot(key, b)];
     return m.key == key && m.b == b ? ExprId(m.result) : ExprId{};
   }
   void memo_store(uint32_t builder, ExprId a, uint32_t b, ExprId r) {
-    const uint64_t key = (uint64_t{builder} << 32) | a.value;
+    const uint64_t key = memo_key(builder, a);
     memo_[memo_slot(key, b)] = {key, b, r.value};
   }
   size_t memo_slot(uint64_t key, uint32_t b) const {

@@ -31,6 +31,23 @@ uint64_t hash_name(std::string_view s) {
 ExprArena::ExprArena() { clear(); }
 
 void ExprArena::clear() {
+  // An arena reused graph after graph keeps its capacity. A small arena in a big table
+  // empties just its own slots (each node is found by probing from its hash; the rest
+  // of the table is already empty), so a reset costs the nodes it held, not the table.
+  if (!table_.empty() && kind_.size() * 8 < table_.size()) {
+    const size_t mask = table_.size() - 1;
+    for (uint32_t i = 0; i < kind_.size(); ++i) {
+      size_t slot = hash_[i] & mask;
+      while (table_[slot].id != i) slot = (slot + 1) & mask;
+      table_[slot] = TableSlot{TypedId<ExprTag>::kNone, 0};
+    }
+  } else {
+    table_.assign(std::max<size_t>(table_.size(), 1024), TableSlot{TypedId<ExprTag>::kNone, 0});
+  }
+  if (memo_.empty() || ++memo_generation_ == (uint64_t{1} << 16)) {
+    memo_generation_ = 1;
+    memo_.assign(std::max<size_t>(memo_.size(), 4096), MemoEntry{0, 0, TypedId<ExprTag>::kNone});
+  }
   kind_.clear();
   facts_.clear();
   payload_.clear();
@@ -40,9 +57,6 @@ void ExprArena::clear() {
   sym_mask_.clear();
   tree_size_.clear();
   operand_store_.clear();
-  // capacity is kept: an arena reused graph after graph does not regrow its tables
-  table_.assign(std::max<size_t>(table_.size(), 1024), TableSlot{TypedId<ExprTag>::kNone, 0});
-  memo_.assign(std::max<size_t>(memo_.size(), 4096), MemoEntry{0, 0, TypedId<ExprTag>::kNone});
   symbol_expr_.clear();
   symbol_kind_.clear();
   symbol_facts_.clear();

@@ -9,7 +9,10 @@ namespace {
 
 // c10::is_channels_last_strides_2d_s4 / _3d_s5: walk dims in (C, W, H, [D,] N) order,
 // each stride at least the previous one times its size; ambiguous cases resolve to
-// contiguous (NCHW) as in eager.
+// contiguous (NCHW) as in eager. The running minimum grows by Max(size, 1) instead of
+// branching on "size > 1" (the same value): that is how PyTorch's symbolic version
+// (_sympy_is_channels_last_strides_generic) states it, so a downsampled size that
+// happens to be 1 is not guarded on.
 bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
   ExprArena& ar = ctx.ar;
   const auto sizes = ctx.vals.sizes(t);
@@ -22,8 +25,7 @@ bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
     if (decide(ctx, ar.lt(strides[d], min))) return false;
     // N111 with identical strides, or a sliced N11W: NCHW
     if (d == 0 && decide(ctx, ar.eq(min, strides[1]))) return false;
-    min = strides[d];
-    if (decide(ctx, ar.gt(sizes[d], ar.one()))) min = ar.mul(min, sizes[d]);
+    min = ar.mul(strides[d], ar.max(ar.one(), sizes[d]));
   }
   return true;
 }

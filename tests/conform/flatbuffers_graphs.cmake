@@ -1,0 +1,16 @@
+# conform reads graph.fb as well as fx-graph-json, and a folder's *.graph.fb files: the
+# converted sample gives the same outcome line as its JSON.
+file(REMOVE_RECURSE ${WORK}/fb)
+file(MAKE_DIRECTORY ${WORK}/fb)
+execute_process(COMMAND ${CLI} convert ${SAMPLES}/zoo_conv.graph.json ${WORK}/fb/zoo_conv.graph.fb RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "convert to graph.fb failed")
+endif()
+execute_process(COMMAND ${CLI} conform ${SAMPLES}/zoo_conv.graph.json RESULT_VARIABLE rc_json OUTPUT_VARIABLE json_out)
+execute_process(COMMAND ${CLI} conform ${WORK}/fb RESULT_VARIABLE rc_fb OUTPUT_VARIABLE fb_out ERROR_VARIABLE fb_err)
+if(NOT rc_fb EQUAL 0 OR NOT rc_json EQUAL 0)
+  message(FATAL_ERROR "conform failed: ${fb_out} ${fb_err}")
+endif()
+if(NOT fb_out MATCHES "conform: graphs=1 examples=8 correct=8 " OR NOT fb_out STREQUAL json_out)
+  message(FATAL_ERROR "graph.fb and JSON disagree:\n${fb_out}\n${json_out}")
+endif()
