@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "expr/expr.h"
 #include "expr/inline_vec.h"
+#include "expr/sympy_names.h"
 
 namespace symshape {
 
@@ -355,47 +356,6 @@ int class_index(const ExprArena& a, ExprId e) {
   }
 }
 
-const char* opaque_class_name(int64_t fn) {
-  static const char* names[] = {"OpaqueUnaryFn_sqrt", "OpaqueUnaryFn_log2", "OpaqueUnaryFn_exp",  "OpaqueUnaryFn_log",
-                                "OpaqueUnaryFn_sin",  "OpaqueUnaryFn_cos",  "OpaqueUnaryFn_tan",  "OpaqueUnaryFn_sinh",
-                                "OpaqueUnaryFn_cosh", "OpaqueUnaryFn_tanh", "OpaqueUnaryFn_asin", "OpaqueUnaryFn_acos",
-                                "OpaqueUnaryFn_atan"};
-  return fn >= 0 && fn < 13 ? names[fn] : "OpaqueUnaryFn";
-}
-
-std::string_view class_name(const ExprArena& a, ExprId e) {
-  switch (a.kind(e)) {
-    case ExprKind::IntInfinity: return a.payload(e) > 0 ? "IntInfinity" : "NegativeIntInfinity";
-    case ExprKind::True: return "BooleanTrue";
-    case ExprKind::False: return "BooleanFalse";
-    case ExprKind::PowByNatural: return "PowByNatural";
-    case ExprKind::FloorDiv: return "FloorDiv";
-    case ExprKind::CleanDiv: return "CleanDiv";
-    case ExprKind::Mod: return "Mod";
-    case ExprKind::PythonMod: return "PythonMod";
-    case ExprKind::ModularIndexing: return "ModularIndexing";
-    case ExprKind::Max: return "Max";
-    case ExprKind::Min: return "Min";
-    case ExprKind::Piecewise: return "Piecewise";
-    case ExprKind::BitwiseAnd: return "BitwiseFn_bitwise_and";
-    case ExprKind::BitwiseOr: return "BitwiseFn_bitwise_or";
-    case ExprKind::IsNonOverlappingAndDenseIndicator: return "IsNonOverlappingAndDenseIndicator";
-    case ExprKind::ToFloat: return "ToFloat";
-    case ExprKind::IntTrueDiv: return "IntTrueDiv";
-    case ExprKind::FloatTrueDiv: return "FloatTrueDiv";
-    case ExprKind::FloatPow: return "FloatPow";
-    case ExprKind::TruncToInt: return "TruncToInt";
-    case ExprKind::FloorToInt: return "FloorToInt";
-    case ExprKind::CeilToInt: return "CeilToInt";
-    case ExprKind::RoundToInt: return "RoundToInt";
-    case ExprKind::OpaqueUnary: return opaque_class_name(a.payload(e));
-    case ExprKind::And: return "And";
-    case ExprKind::Or: return "Or";
-    case ExprKind::Not: return "Not";
-    default: return "";
-  }
-}
-
 // Number of assumption entries SymPy stores for a symbol (commutative + given ones);
 // it is part of a Symbol's hashable content, so it orders symbols before the name.
 int symbol_assumption_count(uint8_t facts) {
@@ -413,7 +373,7 @@ int ExprArena::compare(ExprId a, ExprId b) const {
   const int ca = class_index(*this, a), cb = class_index(*this, b);
   if (ca != cb || ca == kUnknownClass) {
     if (ca != kUnknownClass || cb != kUnknownClass) return ca < cb ? -1 : 1;
-    const std::string_view na = class_name(*this, a), nb = class_name(*this, b);
+    const std::string_view na = sympy_class_name(*this, a), nb = sympy_class_name(*this, b);
     if (na != nb) return na < nb ? -1 : 1;
   }
   switch (kind(a)) {

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "expr/float_format.h"
+#include "expr/sympy_names.h"
 #include "expr/sympy_order.h"
 
 namespace symshape {
@@ -69,39 +70,6 @@ double precedence(const ExprArena& a, ExprId e) {
     case ExprKind::Not: return kNot;
     default: return kFunc;
   }
-}
-
-const char* function_name(const ExprArena& a, ExprId e) {
-  switch (a.kind(e)) {
-    case ExprKind::PowByNatural: return "PowByNatural";
-    case ExprKind::Mod: return "Mod";
-    case ExprKind::PythonMod: return "PythonMod";
-    case ExprKind::ModularIndexing: return "ModularIndexing";
-    case ExprKind::Max: return "Max";
-    case ExprKind::Min: return "Min";
-    case ExprKind::Piecewise: return "Piecewise";
-    case ExprKind::BitwiseAnd: return "BitwiseFn_bitwise_and";
-    case ExprKind::BitwiseOr: return "BitwiseFn_bitwise_or";
-    case ExprKind::IsNonOverlappingAndDenseIndicator: return "IsNonOverlappingAndDenseIndicator";
-    case ExprKind::ToFloat: return "ToFloat";
-    case ExprKind::IntTrueDiv: return "IntTrueDiv";
-    case ExprKind::FloatTrueDiv: return "FloatTrueDiv";
-    case ExprKind::FloatPow: return "FloatPow";
-    case ExprKind::TruncToInt: return "TruncToInt";
-    case ExprKind::FloorToInt: return "FloorToInt";
-    case ExprKind::CeilToInt: return "CeilToInt";
-    case ExprKind::RoundToInt: return "RoundToInt";
-    case ExprKind::And: return "And";
-    case ExprKind::Or: return "Or";
-    case ExprKind::Not: return "Not";
-    default: return "?";
-  }
-}
-
-const char* opaque_suffix(int64_t fn) {
-  static const char* names[] = {"sqrt", "log2", "exp", "log", "sin", "cos", "tan",
-                                "sinh", "cosh", "tanh", "asin", "acos", "atan"};
-  return fn >= 0 && fn < 13 ? names[fn] : "?";
 }
 
 const char* relation_op(ExprKind k) {
@@ -246,7 +214,7 @@ struct StrPrinter {
         // LatticeOp printing re-sorts by default_sort_key
         std::vector<ExprId> args(ops.begin(), ops.end());
         std::stable_sort(args.begin(), args.end(), [&](ExprId x, ExprId y) { return sort_key_compare(a, x, y) < 0; });
-        return call(function_name(a, e), args);
+        return call(sympy_class_name(a, e), args);
       }
       case ExprKind::Piecewise: {
         std::string out = "Piecewise(";
@@ -258,8 +226,7 @@ struct StrPrinter {
         }
         return out.append(")");
       }
-      case ExprKind::OpaqueUnary: return call(cat("OpaqueUnaryFn_", opaque_suffix(a.payload(e))), ops);
-      default: return call(function_name(a, e), ops);
+      default: return call(sympy_class_name(a, e), ops);
     }
   }
 };
@@ -354,7 +321,7 @@ struct GuardPrinter {
       case ExprKind::FloorToInt: return wrap("math.floor", ops[0]);
       case ExprKind::CeilToInt: return wrap("math.ceil", ops[0]);
       case ExprKind::RoundToInt: return wrap("round", ops[0]);
-      case ExprKind::OpaqueUnary: return wrap(cat("math.", opaque_suffix(a.payload(e))), ops[0]);
+      case ExprKind::OpaqueUnary: return wrap(cat("math.", opaque_function_name(a.payload(e))), ops[0]);
       case ExprKind::Eq:
       case ExprKind::Ne:
       case ExprKind::Lt:

@@ -276,6 +276,7 @@ PropContext::LayoutEntry& PropContext::layout_entry(TensorId t) {
   uint64_t h = 0x9e3779b97f4a7c15ull * (sizes.size() + 1);
   for (ExprId e : sizes) h = (h ^ e.value) * 0xff51afd7ed558ccdull;
   for (ExprId e : strides) h = (h ^ (e.value + 0x51)) * 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 29;  // the slot is taken from the low bits: fold the well-mixed high bits in
   if (layout_table_.empty()) layout_table_.assign(256, 0);
   size_t mask = layout_table_.size() - 1;
   size_t slot = h & mask;
