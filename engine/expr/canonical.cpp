@@ -1,6 +1,7 @@
 // Boolean canonical form (semantics.md A.8, PyTorch's canonicalize_bool_expr) and
 // isolation of a symbol in a relation (B.5, try_solve).
 #include "expr/canonical.h"
+#include "expr/inline_vec.h"
 
 #include <vector>
 
@@ -17,7 +18,7 @@ ExprId nnf(ExprArena& a, ExprId e, bool negate) {
   const ExprKind k = a.kind(e);
   if (k == ExprKind::Not) return nnf(a, a.operand(e, 0), !negate);
   if (k == ExprKind::And || k == ExprKind::Or) {
-    std::vector<ExprId> args;
+    InlineVec<ExprId, 8> args;
     for (ExprId x : a.operands(e)) args.push_back(nnf(a, x, negate));
     const bool conj = (k == ExprKind::And) != negate;
     return conj ? a.logical_and(args) : a.logical_or(args);
@@ -90,7 +91,7 @@ ExprId reduce_to_lowest_terms(ExprArena& a, ExprId e) {
   int64_t g = 0;
   for (ExprId t : a.operands(e)) g = gcd64(g, integer_coefficient(a, t));
   if (g <= 1) return e;
-  std::vector<ExprId> terms;
+  InlineVec<ExprId, 8> terms;
   for (ExprId t : a.operands(e)) terms.push_back(div_by_factor(a, t, g));
   return a.add(terms);
 }
@@ -114,7 +115,7 @@ ExprId canonicalize_relation(ExprArena& a, ExprId e) {
   ExprId lhs = a.zero();
   rhs = reduce_to_lowest_terms(a, rhs);
   if (a.kind(rhs) == ExprKind::Add) {
-    std::vector<ExprId> pos, neg;
+    InlineVec<ExprId, 8> pos, neg;
     for (ExprId t : a.operands(rhs)) {
       if (is_negative_term(a, t)) neg.push_back(a.neg(t));
       else pos.push_back(t);
@@ -133,7 +134,7 @@ ExprId canonicalize_relation(ExprArena& a, ExprId e) {
 ExprId canonicalize(ExprArena& a, ExprId e) {
   const ExprKind k = a.kind(e);
   if (k == ExprKind::And || k == ExprKind::Or) {
-    std::vector<ExprId> args;
+    InlineVec<ExprId, 8> args;
     for (ExprId x : a.operands(e)) args.push_back(canonicalize(a, x));
     return k == ExprKind::And ? a.logical_and(args) : a.logical_or(args);
   }

@@ -221,7 +221,18 @@ class ExprArena {
   uint32_t symbol_count() const { return static_cast<uint32_t>(symbol_expr_.size()); }
 
   // Free symbols in first-occurrence (depth-first) order, appended to `out`.
-  void free_symbols(ExprId e, std::vector<ExprId>& out) const;
+  // Appends the distinct symbols of `e` to `out` (a std::vector or an InlineVec).
+  template <class List>
+  void free_symbols(ExprId e, List& out) const {
+    if (sym_mask_[e.index()] == 0) return;
+    if (kind(e) == ExprKind::Symbol) {
+      for (ExprId s : out)
+        if (s == e) return;
+      out.push_back(e);
+      return;
+    }
+    for (ExprId op : operands(e)) free_symbols(op, out);
+  }
   bool contains(ExprId e, ExprId sym) const;
   // Substitutes symbol -> expression (pairs given as parallel spans), rebuilding canonically.
   ExprId substitute(ExprId e, std::span<const ExprId> symbols, std::span<const ExprId> values);
@@ -329,6 +340,10 @@ class ExprArena {
   // expand(e) by node id: nodes are immutable, so an expansion never goes stale
   std::vector<ExprId> expand_memo_;
   ExprId expand_uncached(ExprId e);
+  // substitute(): per-call results by node id, valid where the stamp is the call's
+  std::vector<uint32_t> subst_stamp_;
+  std::vector<ExprId> subst_value_;
+  uint32_t subst_epoch_ = 0;
 };
 
 // Numeric helpers shared by the builders and the evaluators.

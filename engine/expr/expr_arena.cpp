@@ -67,6 +67,7 @@ void ExprArena::clear() {
   symbol_table_.assign(64, TypedId<SymbolTag>::kNone);
   small_int_.fill(ExprId{});
   expand_memo_.clear();
+  std::fill(subst_stamp_.begin(), subst_stamp_.end(), 0u);
   false_id_ = make_raw(ExprKind::False, {});
   true_id_ = make_raw(ExprKind::True, {});
   zero_id_ = integer(0);
@@ -405,15 +406,6 @@ int ExprArena::compare(ExprId a, ExprId b) const {
 
 // ---- walks --------------------------------------------------------------------
 
-void ExprArena::free_symbols(ExprId e, std::vector<ExprId>& out) const {
-  if (sym_mask_[e.index()] == 0) return;
-  if (kind(e) == ExprKind::Symbol) {
-    if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
-    return;
-  }
-  for (ExprId op : operands(e)) free_symbols(op, out);
-}
-
 bool ExprArena::contains(ExprId e, ExprId sym) const {
   if (e == sym) return true;
   if ((sym_mask_[e.index()] & sym_mask_[sym.index()]) == 0) return false;
@@ -437,8 +429,20 @@ std::pair<int64_t, ExprId> ExprArena::split_coefficient(ExprId e) {
 ExprId ExprArena::substitute(ExprId e, std::span<const ExprId> symbols, std::span<const ExprId> values) {
   uint64_t mask = 0;
   for (ExprId s : symbols) mask |= sym_mask_[s.index()];
-  std::unordered_map<uint32_t, ExprId> memo;
-  std::vector<ExprId> ops;
+  if ((sym_mask_[e.index()] & mask) == 0) return e;
+  // Results of visited nodes by id, stamped per call, so shared sub-expressions are
+  // rebuilt once and no map is allocated. A nested call (a builder substituting while
+  // an outer substitution runs) takes a stamp of its own.
+  const uint32_t stamp = ++subst_epoch_;
+  if (stamp == 0) {  // wrapped: old stamps could match again
+    std::fill(subst_stamp_.begin(), subst_stamp_.end(), 0u);
+    subst_epoch_ = 1;
+    return substitute(e, symbols, values);
+  }
+  if (subst_stamp_.size() < kind_.size()) {
+    subst_stamp_.resize(kind_.size() + kind_.size() / 2 + 64, 0u);
+    subst_value_.resize(subst_stamp_.size());
+  }
   auto go = [&](auto& self, ExprId x) -> ExprId {
     if ((sym_mask_[x.index()] & mask) == 0) return x;
     if (kind(x) == ExprKind::Symbol) {
@@ -446,16 +450,18 @@ ExprId ExprArena::substitute(ExprId e, std::span<const ExprId> symbols, std::spa
         if (symbols[i] == x) return values[i];
       return x;
     }
-    if (auto it = memo.find(x.value); it != memo.end()) return it->second;
-    std::vector<ExprId> new_ops;
+    if (subst_stamp_[x.index()] == stamp) return subst_value_[x.index()];
+    InlineVec<ExprId, 8> new_ops;
     bool changed = false;
     for (ExprId op : operands(x)) {
       ExprId n = self(self, op);
       changed |= n != op;
       new_ops.push_back(n);
     }
-    ExprId r = changed ? rebuild(kind(x), new_ops, payload(x)) : x;
-    memo.emplace(x.value, r);
+    ExprId r = changed ? rebuild(kind(x), std::span<const ExprId>(new_ops), payload(x)) : x;
+    // x existed before this call, so its slot exists even if rebuilding grew the arena
+    subst_stamp_[x.index()] = stamp;
+    subst_value_[x.index()] = r;
     return r;
   };
   return go(go, e);
@@ -482,26 +488,28 @@ ExprId ExprArena::expand_uncached(ExprId e) {
   if (kind(x) == ExprKind::Pow && kind(operand(x, 0)) == ExprKind::Add) {
     const int64_t k = payload(operand(x, 1));
     if (k >= 2 && k <= 16) {
-      std::vector<ExprId> factors(static_cast<size_t>(k), operand(x, 0));
-      return expand(make_raw(ExprKind::Mul, factors));
+      InlineVec<ExprId, 16> factors;
+      for (int64_t i = 0; i < k; ++i) factors.push_back(operand(x, 0));
+      return expand(make_raw(ExprKind::Mul, std::span<const ExprId>(factors)));
     }
     return x;
   }
   if (kind(x) != ExprKind::Mul) return x;
   // distribute the product over every Add factor
-  std::vector<ExprId> terms{one_id_};
+  InlineVec<ExprId, 16> terms, next;
+  terms.push_back(one_id_);
   for (ExprId f : operands(x)) {
-    std::vector<ExprId> next;
+    next.clear();
     if (kind(f) == ExprKind::Add) {
       for (ExprId t : terms)
         for (ExprId s : operands(f)) next.push_back(mul(t, s));
     } else {
       for (ExprId t : terms) next.push_back(mul(t, f));
     }
-    terms.swap(next);
+    terms.assign(next.begin(), next.end());
     if (terms.size() > 4096) return x;  // refuse a blow-up; the product stays factored
   }
-  return add(terms);
+  return add(std::span<const ExprId>(terms));
 }
 
 }  // namespace symshape

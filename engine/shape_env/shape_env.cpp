@@ -13,9 +13,13 @@
 #include "expr/bound.h"
 #include "expr/canonical.h"
 #include "expr/evaluate.h"
+#include "expr/inline_vec.h"
 #include "expr/printer.h"
 
 namespace symshape {
+
+// Scratch lists of a few symbols / expressions: inline, so asking a question does not allocate.
+using SymbolList = InlineVec<ExprId, 8>;
 
 namespace {
 
@@ -61,6 +65,7 @@ void ShapeEnv::reset() {
   range_memo_[0].clear();
   range_memo_[1].clear();
   replace_memo_.clear();
+  shift_symbols_.clear();
   memo_enabled_ = true;
 }
 
@@ -311,9 +316,9 @@ ExprId ShapeEnv::replace(ExprId e) {
 }
 
 ExprId ShapeEnv::replace_uncached(ExprId e) {
-  std::vector<ExprId> syms, values;
+  SymbolList syms, values;
   arena_.free_symbols(e, syms);
-  std::vector<ExprId> from;
+  SymbolList from;
   for (ExprId s : syms) {
     if (!state(s).replacement.valid()) continue;
     from.push_back(s);
@@ -329,7 +334,7 @@ void ShapeEnv::set_replacement(ExprId a, ExprId tgt) {
   if (state(a).replacement.valid()) return;
   if (settings_.prefer_deferred_runtime_asserts_over_guards) {
     // export keeps symbols: only x, k*x, x + c, k*x + c over one symbol
-    std::vector<ExprId> fs;
+    SymbolList fs;
     arena_.free_symbols(tgt, fs);
     if (fs.size() != 1) return;
   }
@@ -337,7 +342,7 @@ void ShapeEnv::set_replacement(ExprId a, ExprId tgt) {
   ValueRange rt = bound(tgt);
   if (!rt.issubset(ra)) {
     // back-propagate into the single symbol of a linear target: tgt = k*b + c
-    std::vector<ExprId> fs;
+    SymbolList fs;
     arena_.free_symbols(tgt, fs);
     if (fs.size() == 1 && !state(fs[0]).replacement.valid()) {
       const ExprId b = fs[0];
@@ -444,6 +449,18 @@ ValueRange ShapeEnv::bound(ExprId e, bool size_oblivious) {
   return memo[e.index()].range;
 }
 
+// The positive stand-in x' of symbol x in the lower-bound shift (x = x' + lo - 1): one
+// per symbol and arena, so repeated shifts neither format a name nor intern it again.
+ExprId ShapeEnv::shift_symbol(ExprId s) {
+  const uint32_t i = arena_.symbol_id(s).index();
+  if (shift_symbols_.size() <= i) shift_symbols_.resize(i + 1 + i / 2 + 8);
+  ExprId& fresh = shift_symbols_[i];
+  if (!fresh.valid())
+    fresh = arena_.symbol(fmt::format("_shift_{}", arena_.symbol_name(s)), SymbolKind::Free,
+                          kFactInteger | kFactPositive | kFactNonNegative);
+  return fresh;
+}
+
 ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
   if (arena_.is_constant(e) || arena_.kind(e) == ExprKind::Symbol) return replace(e);
   // memo by ExprId for the current version (replacements, ranges and divisibility are
@@ -466,7 +483,7 @@ ExprId ShapeEnv::simplify_uncached(ExprId e, bool size_oblivious) {
   ExprId x = arena_.expand(replace(e));
   if (arena_.is_constant(x)) return x;
   // Max(c, b) / Min(c, b) with c in {0, 1}: decide with the (size-oblivious) bound of b
-  std::vector<ExprId> syms;
+  SymbolList syms;
   auto fold = [&](auto& self, ExprId n) -> ExprId {
     if (arena_.is_constant(n) || arena_.kind(n) == ExprKind::Symbol) return n;
     // operands are copied only once one of them changed: most simplify calls change
@@ -538,19 +555,19 @@ ExprId ShapeEnv::canonical(ExprId e) {
 
 std::optional<ExprId> ShapeEnv::evaluate_with_axioms(ExprId e) {
   if (axioms_.empty() || !arena_.is_boolean(e)) return std::nullopt;
-  if (auto it = axioms_.find(e.value); it != axioms_.end()) return arena_.boolean(it->second);
+  if (auto v = axioms_.find(e)) return arena_.boolean(*v);
   ExprId c = canonical(e);
-  if (auto it = axioms_.find(c.value); it != axioms_.end()) return arena_.boolean(it->second);
+  if (auto v = axioms_.find(c)) return arena_.boolean(*v);
   // a relation whose negation is a known fact (`u0 > s` after `u0 <= s` was implied)
   if (arena_.is_relation(c)) {
     const ExprId n = canonicalize_bool(arena_, arena_.logical_not(c));
-    if (auto it = axioms_.find(n.value); it != axioms_.end()) return arena_.boolean(!it->second);
+    if (auto v = axioms_.find(n)) return arena_.boolean(!*v);
   }
   if (arena_.kind(c) == ExprKind::And) {
     bool all = true;
     for (ExprId x : arena_.operands(c)) {
-      auto it = axioms_.find(x.value);
-      if (it == axioms_.end() || !it->second) { all = false; break; }
+      const auto v = axioms_.find(x);
+      if (!v || !*v) { all = false; break; }
     }
     if (all) return arena_.true_();
   }
@@ -625,18 +642,16 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
   // (e.g. A*B + A + B + 1 > B + 1 becomes A*B + A > 0).
   if (auto v = decide_by_difference(x, true, size_oblivious)) return remember(*v);
   // Hand the lower bounds to the structure: x := x' + (lo - 1) with x' >= 1, expand, bound.
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(x, syms);
-  std::vector<ExprId> from, to;
-  std::vector<ValueRange> shifted;
+  SymbolList from, to;
   for (ExprId s : syms) {
     const SymbolState& st = state(s);
     if (unbacked_only && !st.unbacked) continue;
     ValueRange rs = bound(s, size_oblivious);
     if (rs.lo.kind != ExtNum::Kind::Int) continue;
     const int64_t lo = rs.lo.i;
-    ExprId fresh = arena_.symbol(fmt::format("_shift_{}", arena_.symbol_name(s)), SymbolKind::Free,
-                                 kFactInteger | kFactPositive | kFactNonNegative);
+    const ExprId fresh = shift_symbol(s);
     from.push_back(s);
     to.push_back(arena_.add(fresh, arena_.integer(lo - 1)));
   }
@@ -676,7 +691,7 @@ bool ShapeEnv::statically_known_false(ExprId b) {
 
 bool ShapeEnv::contains_unbacked_without_hint(ExprId e) {
   if (!(arena_.facts(e) & kFactHasUnbacked)) return false;
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(e, syms);
   for (ExprId s : syms)
     if (state(s).unbacked && !state(s).unbacked_value) return true;
@@ -684,7 +699,7 @@ bool ShapeEnv::contains_unbacked_without_hint(ExprId e) {
 }
 
 ExprId ShapeEnv::substitute_hints(ExprId e) {
-  std::vector<ExprId> syms, from, to;
+  SymbolList syms, from, to;
   arena_.free_symbols(e, syms);
   for (ExprId s : syms) {
     const SymbolState& st = state(s);
@@ -705,7 +720,7 @@ ExprId ShapeEnv::substitute_hints(ExprId e) {
 
 bool ShapeEnv::has_hint(ExprId e) {
   ExprId x = replace(e);
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(x, syms);
   for (ExprId s : syms)
     if (!state(s).hint && !state(s).float_hint) return false;
@@ -723,7 +738,7 @@ ExprId ShapeEnv::hint_value(ExprId e) {
   ExprId v = substitute_hints(x);
   if (arena_.is_constant(v)) return v;
   Bindings b;
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(x, syms);
   for (ExprId s : syms) {
     const SymbolState& st = state(s);
@@ -741,7 +756,7 @@ ExprId ShapeEnv::hint_value(ExprId e) {
 }
 
 std::optional<ExprId> ShapeEnv::oblivious_hint(ExprId e) {
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(e, syms);
   Bindings as_is, at_least_two;
   bool any_oblivious = false;
@@ -816,13 +831,13 @@ void ShapeEnv::raise_data_dependent(ExprId e, bool integer_valued, std::string_v
 
 void ShapeEnv::add_axioms(ExprId g) {
   auto put = [&](ExprId r, bool v) {
-    if (!arena_.is_constant(r)) axioms_[canonical(r).value] = v;
+    if (!arena_.is_constant(r)) axioms_.set(canonical(r), v);
   };
   auto imply = [&](ExprId r) {
     put(r, true);
     put(arena_.logical_not(r), false);
   };
-  std::vector<ExprId> conj;
+  SymbolList conj;
   ExprId s = simplify(g);
   if (arena_.kind(s) == ExprKind::And) conj.assign(arena_.operands(s).begin(), arena_.operands(s).end());
   else conj.push_back(s);
@@ -861,17 +876,17 @@ void ShapeEnv::resimplify_floordiv_axioms() {
     return false;
   };
   std::vector<std::pair<ExprId, bool>> updated;
-  for (auto& [key, value] : axioms_) {
+  for (uint32_t key : axioms_.keys()) {
     const ExprId k(key);
     if (!has_floordiv(has_floordiv, k)) continue;
     const ExprId s = canonicalize_bool(arena_, simplify(k));
-    if (s != k && !arena_.is_constant(s)) updated.emplace_back(s, value);
+    if (s != k && !arena_.is_constant(s)) updated.emplace_back(s, *axioms_.find(k));
   }
-  for (auto& [k, v] : updated) axioms_.emplace(k.value, v);
+  for (auto& [k, v] : updated) axioms_.insert(k, v);
 }
 
 void ShapeEnv::refine_ranges(ExprId rel) {
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(rel, syms);
   for (ExprId x : syms) {
     if (!arena_.is_integer(x)) continue;
@@ -905,7 +920,7 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
     return;
   }
   if (!arena_.is_relation(g) || arena_.kind(g) == ExprKind::Ne) return;
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(g, syms);
   if (syms.size() > 5 || syms.empty()) return;
   refine_ranges(g);
@@ -959,7 +974,7 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
   std::sort(syms.begin(), syms.end(), [&](ExprId a, ExprId b) { return key_less(b, a); });
   const ExprId lhs = arena_.operand(g, 0), rhs = arena_.operand(g, 1);
   auto has_unbacked_non_input = [&](ExprId e) {
-    std::vector<ExprId> fs;
+    SymbolList fs;
     arena_.free_symbols(e, fs);
     for (ExprId s : fs)
       if (state(s).unbacked && !state(s).unbacked_input) return true;
@@ -992,7 +1007,7 @@ void ShapeEnv::record_guard(ExprId g, bool size_oblivious) {
   maybe_guard_rel(g);
   guards_.push_back({g, size_oblivious});
   add_axioms(g);
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(g, syms);
   for (ExprId s : syms) ++state(s).guard_count;
 }
@@ -1052,7 +1067,7 @@ void ShapeEnv::defer_runtime_assert(ExprId cond, std::string_view message) {
   ExprId c = canonicalize_bool(arena_, cond);
   if (c == arena_.true_()) return;
   // stored under the unbacked symbol with the largest numeric suffix
-  std::vector<ExprId> syms;
+  SymbolList syms;
   arena_.free_symbols(c, syms);
   ExprId key;
   int64_t best = -1;

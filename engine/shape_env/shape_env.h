@@ -16,6 +16,7 @@
 
 #include "expr/expr.h"
 #include "expr/value_range.h"
+#include "shape_env/axiom_table.h"
 #include "shape_env/copyable_arena.h"
 #include "shape_env/source.h"
 
@@ -278,7 +279,7 @@ class ShapeEnv {
   std::vector<Guard> guards_;
   std::vector<RuntimeAssert> runtime_asserts_;
   std::vector<ExprId> divisible_;
-  std::unordered_map<uint32_t, bool> axioms_;        // canonical bool ExprId -> value
+  AxiomTable axioms_;                                // canonical bool ExprId -> value
   std::vector<ExprId> pending_unbacked_;
   uint64_t replaced_mask_ = 0;                       // symbol_mask bits of replaced symbols
   uint32_t unbacked_counter_ = 0;
@@ -318,6 +319,8 @@ class ShapeEnv {
   };
   std::vector<ReplaceMemo> replace_memo_;
   ExprId replace_uncached(ExprId e);
+  ExprId shift_symbol(ExprId s);
+  std::vector<ExprId> shift_symbols_;  // by SymbolId: the _shift_ stand-in, once made
   std::vector<ExprId> bound_stack_;
   std::vector<ValueRange> bound_args_;
   bool memo_enabled_ = true;                 // produce_guards evaluates without axioms or memo
