@@ -157,6 +157,10 @@ Offset<fb::GraphData> write_graph_data(FlatBufferBuilder& b, const Graph& g, Tab
 }  // namespace
 
 bool write_graph_fb(const Graph& g, flatbuffers::DetachedBuffer& out, std::string& error) {
+  if (g.num_subgraphs() != 0) {
+    error = "graph has subgraphs, which the FlatBuffers format cannot carry";
+    return false;
+  }
   if (graph_bytes(g.store()) > kMaxColumnBytes) {
     error = "graph too large for a FlatBuffers file (2 GiB limit)";
     return false;
@@ -174,7 +178,13 @@ bool write_graph_fb(const Graph& g, flatbuffers::DetachedBuffer& out, std::strin
 
 bool write_corpus_fb(std::span<const Graph> graphs, flatbuffers::DetachedBuffer& out, std::string& error) {
   uint64_t total = 0;
-  for (const Graph& g : graphs) total += graph_bytes(g.store());
+  for (const Graph& g : graphs) {
+    if (g.num_subgraphs() != 0) {
+      error = fmt::format("graph '{}' has subgraphs, which the FlatBuffers format cannot carry", g.name());
+      return false;
+    }
+    total += graph_bytes(g.store());
+  }
   if (total > kMaxColumnBytes) {
     error = "corpus too large for one FlatBuffers file (2 GiB limit); split it";
     return false;

@@ -14,6 +14,9 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::Shape: return "RuntimeError";
     case ErrorKind::Unsupported: return "UnsupportedError";
     case ErrorKind::BadInput: return "BadInputError";
+    case ErrorKind::DynamicOutputShape: return "DynamicOutputShapeException";
+    case ErrorKind::DataDependentOutput: return "DataDependentOutputException";
+    case ErrorKind::Assertion: return "AssertionError";
     case ErrorKind::Internal: return "InternalError";
   }
   return "Error";

@@ -17,6 +17,11 @@ enum class ErrorKind {
   Shape,              // an op's shape check failed (PyTorch RuntimeError/IndexError on sizes)
   Unsupported,        // an op the engine does not know
   BadInput,           // malformed file / graph
+  DynamicOutputShape, // DynamicOutputShapeException: an output size depends on data, and the
+                      // fake mode cannot make unbacked symbols (no ShapeEnv)
+  DataDependentOutput,// DataDependentOutputException: the output *value* depends on data
+                      // (item() without a ShapeEnv, ops tagged data_dependent_output)
+  Assertion,          // AssertionError from a driver's argument checks (invoke_subgraph)
   Internal,           // an invariant of the engine broke
 };
 

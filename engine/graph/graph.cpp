@@ -51,7 +51,15 @@ std::optional<Graph::IntRange> Graph::placeholder_range(PlaceholderId p) const {
 }
 
 AttrId Graph::attr_of(NodeId n) const {
-  return s_.node_kind[n.index()] == NodeKind::GetAttr ? AttrId(s_.node_meta[n.index()]) : AttrId();
+  if (s_.node_kind[n.index()] != NodeKind::GetAttr) return AttrId();
+  const uint32_t m = s_.node_meta[n.index()];
+  return GraphStore::is_subgraph_meta(m) ? AttrId() : AttrId(m);
+}
+
+const Graph* Graph::subgraph_of(NodeId n) const {
+  if (s_.node_kind[n.index()] != NodeKind::GetAttr) return nullptr;
+  const uint32_t m = s_.node_meta[n.index()];
+  return GraphStore::is_subgraph_meta(m) ? s_.subgraph[m & ~GraphStore::kSubgraphMeta].get() : nullptr;
 }
 
 std::span<const int64_t> Graph::attr_shape(AttrId a) const {

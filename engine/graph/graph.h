@@ -93,6 +93,10 @@ class Graph {
   bool attr_has_data(AttrId a) const { return s_.attr_data[a.index()].present(); }
   std::span<const int64_t> attr_data(AttrId a) const;  // row-major; bools as 0/1
 
+  // --- subgraphs (get_attr of a GraphModule, e.g. invoke_subgraph's body) ---
+  uint32_t num_subgraphs() const { return static_cast<uint32_t>(s_.subgraph.size()); }
+  const Graph* subgraph_of(NodeId n) const;  // null unless n is a get_attr naming a subgraph
+
   // --- dynamic_shapes SPEC ---
   bool spec_has(PlaceholderId p) const { return s_.spec_of_ph[p.index()].present(); }
   std::span<const SpecDim> spec_dims(PlaceholderId p) const;  // one per dim

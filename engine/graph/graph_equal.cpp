@@ -106,6 +106,12 @@ struct Differ {
         if (!eq) return fail(fmt::format("{}: spec dim {} differs", where, i));
       }
     }
+    const Graph *suba = a.subgraph_of(n), *subb = b.subgraph_of(n);
+    if ((suba == nullptr) != (subb == nullptr)) return fail(where + ": one get_attr names a subgraph, the other does not");
+    if (suba) {
+      std::string d = graph_difference(*suba, *subb);
+      if (!d.empty()) return fail(where + ": subgraphs differ: " + d);
+    }
     if (AttrId t = a.attr_of(n); t.valid()) {
       AttrId u = b.attr_of(n);
       if (a.attr_dtype(t) != b.attr_dtype(u) || !same(a.attr_shape(t), b.attr_shape(u)) ||

@@ -11,6 +11,7 @@
 //            Tensor: bits 0-31 first index into value_ints (shape then stride),
 //                    bits 32-47 rank, bits 48-55 DType
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 namespace symshape {
 
 class OpTable;
+class Graph;
 
 struct Kwarg {
   KeyId key;    // interned in the corpus OpTable
@@ -76,6 +78,15 @@ struct GraphStore {
   std::vector<uint32_t> attr_rank;
   std::vector<Span32> attr_data;          // into attr_ints; absent when no `data`
   std::vector<int64_t> attr_ints;
+
+  // Subgraphs: the bodies of higher-order ops (invoke_subgraph's GraphModule). A get_attr
+  // node naming one carries node_meta = kSubgraphMeta | index here instead of an AttrId.
+  // Only GraphBuilder makes them: fx-graph-json and the FlatBuffers files carry none.
+  // Subgraphs share the parent's OpTable (so one RuleTable serves both).
+  std::vector<NodeId> subgraph_node;
+  std::vector<std::shared_ptr<const Graph>> subgraph;
+  static constexpr uint32_t kSubgraphMeta = 0x80000000u;
+  static bool is_subgraph_meta(uint32_t m) { return m != Span32::kAbsent && (m & kSubgraphMeta) != 0; }
 
   // dynamic_shapes SPEC.
   std::vector<Span32> spec_of_ph;  // PlaceholderId -> spec_dims; absent if not in the spec

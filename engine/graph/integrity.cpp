@@ -55,6 +55,8 @@ void check(const GraphStore& s, const GraphLimits& lim) {
   same_size(s.attr_dims_first, T, "attr_dims_first");
   same_size(s.attr_rank, T, "attr_rank");
   same_size(s.attr_data, T, "attr_data");
+  const size_t G = s.subgraph_node.size();
+  same_size(s.subgraph, G, "subgraph");
 
   size_t outputs = 0;
   for (size_t i = 0; i < N; ++i) {
@@ -69,7 +71,10 @@ void check(const GraphStore& s, const GraphLimits& lim) {
     require(!s.node_kwargs[i].present() || (takes_args && span_in(s.node_kwargs[i], s.kwargs.size())), "node kwargs span");
     const uint32_t m = s.node_meta[i];
     if (k == NodeKind::Placeholder) require(m < P && s.ph_node[m].index() == i, "placeholder meta index");
-    else if (k == NodeKind::GetAttr) require(m < T && s.attr_node[m].index() == i, "get_attr meta index");
+    else if (k == NodeKind::GetAttr && GraphStore::is_subgraph_meta(m)) {
+      const uint32_t g = m & ~GraphStore::kSubgraphMeta;
+      require(g < G && s.subgraph_node[g].index() == i && s.subgraph[g] != nullptr, "get_attr subgraph index");
+    } else if (k == NodeKind::GetAttr) require(m < T && s.attr_node[m].index() == i, "get_attr meta index");
     else require(m == Span32::kAbsent, "meta index on a node without meta");
     outputs += k == NodeKind::Output;
   }

@@ -2,7 +2,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
+
+#include "core/error.h"
 
 namespace symshape {
 namespace {
@@ -96,6 +100,9 @@ ojson node_json(const Graph& g, NodeId n) {
     if (auto r = g.placeholder_range(p)) meta["range"] = ojson::array({r->lo, r->hi});
     j["meta"] = std::move(meta);
   }
+  if (g.subgraph_of(n))
+    throw_error(ErrorKind::Unsupported,
+                fmt::format("get_attr {} names a subgraph, which fx-graph-json cannot carry", g.node_name(n)));
   if (AttrId a = g.attr_of(n); a.valid()) {
     ojson meta = ojson::object();
     meta["shape"] = ints(g.attr_shape(a));

@@ -9,7 +9,8 @@
 
 namespace symshape {
 
-// indent < 0: compact, one line (the corpus style).
+// indent < 0: compact, one line (the corpus style). Throws Error(Unsupported) for a graph
+// with subgraphs (GraphBuilder only), which the format cannot carry.
 std::string write_graph_json(const Graph& g, int indent = -1);
 
 // Returns false and sets `error` when the file cannot be written.

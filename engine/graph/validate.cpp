@@ -185,6 +185,11 @@ void check_node(Reporter& r, const Graph& g, NodeId n, std::vector<uint32_t>& pa
     case NodeKind::GetAttr: {
       if (!is_module_path(target))
         r.add(GraphErrc::BadValue, ni, "target", fmt::format("invalid get_attr target {} (expected a dotted module path without empty parts or spaces)", q(target)));
+      if (const Graph* sub = g.subgraph_of(n)) {
+        if (&sub->ops() != &g.ops())
+          r.add(GraphErrc::Inconsistent, ni, "target", fmt::format("subgraph {} does not share the graph's op table", q(target)));
+        break;
+      }
       AttrId a = g.attr_of(n);
       check_nonnegative(r, ni, g.attr_shape(a), "meta.shape", "size");
       check_nonnegative(r, ni, g.attr_stride(a), "meta.stride", "stride");

@@ -18,7 +18,7 @@ void contiguous_int_strides(std::span<const int64_t> sizes, std::vector<int64_t>
   }
 }
 
-void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes) {
+void Propagator::check_input_sizes(PlaceholderId p, std::span<const int64_t> sizes) const {
   const NodeId n = graph_.placeholder_node(p);
   const uint32_t rank = graph_.placeholder_rank(p);
   if (sizes.size() != rank)
@@ -26,6 +26,26 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
                                               graph_.node_name(n), sizes.size(), rank));
   for (int64_t s : sizes)
     if (s < 0) throw_error(ErrorKind::Shape, fmt::format("input {} has a negative size", graph_.node_name(n)));
+}
+
+// Duck / Static inputs: what FakeTensorMode.from_tensor makes of a contiguous tensor (C.4).
+void Propagator::place_converted(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes) {
+  check_input_sizes(p, sizes);
+  const SourceId tensor_source = env.sources().local(graph_.node_name(graph_.placeholder_node(p)));
+  std::vector<int64_t> strides;
+  contiguous_int_strides(sizes, strides);
+  FixedVector<DimDynamic, 16> dynamic;  // empty: every size DUCK
+  if (policy_ == InputPolicy::Static) dynamic.resize(sizes.size(), DimDynamic::Static);
+  const ShapeEnv::SymbolicTensorMeta meta =
+      env.create_symbolic_sizes_strides_storage_offset(sizes, strides, 0, tensor_source, dynamic.span());
+  add_input_tensor(env, p, tensor_source, meta);
+}
+
+void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes) {
+  if (policy_ != InputPolicy::Spec) return place_converted(env, p, sizes);
+  const NodeId n = graph_.placeholder_node(p);
+  const uint32_t rank = graph_.placeholder_rank(p);
+  check_input_sizes(p, sizes);
   const SourceId tensor_source = env.sources().local(graph_.node_name(n));
   std::vector<int64_t> strides;
   contiguous_int_strides(sizes, strides);
@@ -95,6 +115,13 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
       running = ar.mul(running, sizes[d] <= 1 ? ar.integer(std::max<int64_t>(sizes[d], 1)) : meta.sizes[d]);
     }
   }
+  add_input_tensor(env, p, tensor_source, meta);
+}
+
+void Propagator::add_input_tensor(ShapeEnv& env, PlaceholderId p, SourceId tensor_source,
+                                  const ShapeEnv::SymbolicTensorMeta& meta) {
+  const NodeId n = graph_.placeholder_node(p);
+  const uint32_t rank = graph_.placeholder_rank(p);
   const TensorId t = values_.add_tensor(graph_.placeholder_dtype(p), meta.sizes, meta.strides, meta.storage_offset,
                                         values_.new_storage());
   node_values_[n.index()] = values_.of_tensor(t);
@@ -111,6 +138,12 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
 }
 
 void Propagator::place_attr(ShapeEnv& env, NodeId n) {
+  // a subgraph module is no tensor and nothing symbolic: its value is None (D.3 step 4);
+  // invoke_subgraph reads the Graph itself
+  if (graph_.subgraph_of(n)) {
+    node_values_[n.index()] = values_.none();
+    return;
+  }
   ExprArena& ar = env.arena();
   const AttrId a = graph_.attr_of(n);
   auto shape = graph_.attr_shape(a);
@@ -124,20 +157,25 @@ void Propagator::place_attr(ShapeEnv& env, NodeId n) {
   node_values_[n.index()] = values_.of_tensor(t);
 }
 
-ValId Propagator::build_output(ArgId a) {
+ValId Propagator::build_output(ExprArena& ar, ArgId a) {
   if (!a.valid()) return values_.none();
   switch (graph_.arg_kind(a)) {
     case ArgKind::Node: return node_values_[graph_.arg_node(a).index()];
     case ArgKind::List: {
       values_.begin_list();
-      for (ArgId item : graph_.list_items(a)) values_.list_push(build_output(item));
+      for (ArgId item : graph_.list_items(a)) values_.list_push(build_output(ar, item));
       return values_.end_list();
     }
+    // a literal returned as is (`return x, 3`) is a plain number
+    case ArgKind::Int: return values_.of_int(ar.integer(graph_.arg_int(a)));
+    case ArgKind::Bool: return values_.of_bool(graph_.arg_bool(a) ? ar.true_() : ar.false_());
+    case ArgKind::Float: return values_.of_float(ar.floating(graph_.arg_float(a)));
     default: return values_.none();
   }
 }
 
-PropStatus Propagator::run(ShapeEnv& env, std::span<const std::span<const int64_t>> input_sizes) {
+template <class PlaceFn>
+PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
   values_.clear();
   tracked_.clear();
   input_sources_.clear();
@@ -150,15 +188,15 @@ PropStatus Propagator::run(ShapeEnv& env, std::span<const std::span<const int64_
       const NodeId n(i);
       current = n;
       switch (graph_.node_kind(n)) {
-        case NodeKind::Placeholder: {
-          const PlaceholderId p = graph_.placeholder_of(n);
-          if (p.index() >= input_sizes.size())
-            throw_error(ErrorKind::BadInput, fmt::format("no sizes given for input {}", graph_.node_name(n)));
-          place_input(env, p, input_sizes[p.index()]);
-          break;
-        }
+        case NodeKind::Placeholder: place(graph_.placeholder_of(n), n); break;
         case NodeKind::GetAttr: place_attr(env, n); break;
         case NodeKind::CallFunction: {
+          if (hooks_) {
+            if (const ValId v = hooks_->before_call(n); v.valid()) {
+              node_values_[i] = v;
+              break;
+            }
+          }
           const OpRule rule = rules_.rule(graph_.node_op(n));
           if (!rule)
             throw_error(ErrorKind::Unsupported, fmt::format("unsupported op {}", graph_.node_target(n)));
@@ -170,10 +208,11 @@ PropStatus Propagator::run(ShapeEnv& env, std::span<const std::span<const int64_
         }
         case NodeKind::Output: {
           auto args = graph_.node_args(n);
-          node_values_[i] = build_output(args.empty() ? ArgId() : args[0]);
+          node_values_[i] = build_output(env.arena(), args.empty() ? ArgId() : args[0]);
           break;
         }
       }
+      if (hooks_) hooks_->after_node(n);
     }
   } catch (const Error& e) {
     PropStatus st;
@@ -186,6 +225,28 @@ PropStatus Propagator::run(ShapeEnv& env, std::span<const std::span<const int64_
     return st;
   }
   return {};
+}
+
+PropStatus Propagator::run(ShapeEnv& env, std::span<const std::span<const int64_t>> input_sizes) {
+  return run_nodes(env, [&](PlaceholderId p, NodeId n) {
+    if (p.index() >= input_sizes.size())
+      throw_error(ErrorKind::BadInput, fmt::format("no sizes given for input {}", graph_.node_name(n)));
+    place_input(env, p, input_sizes[p.index()]);
+  });
+}
+
+PropStatus Propagator::run_given(ShapeEnv& env, const ValueTable& src, std::span<const ValId> inputs) {
+  std::vector<StorageId> storage_map;  // src storage -> storage of this run
+  return run_nodes(env, [&](PlaceholderId p, NodeId n) {
+    if (p.index() >= inputs.size())
+      throw_error(ErrorKind::BadInput, fmt::format("no value given for input {}", graph_.node_name(n)));
+    const ValId v = values_.import(src, inputs[p.index()], &storage_map);
+    if (values_.kind(v) == ValKind::Tensor && values_.rank(values_.as_tensor(v)) != graph_.placeholder_rank(p))
+      throw_error(ErrorKind::Shape, fmt::format("input {} has rank {} but the graph expects rank {}",
+                                                graph_.node_name(n), values_.rank(values_.as_tensor(v)),
+                                                graph_.placeholder_rank(p)));
+    node_values_[n.index()] = v;
+  });
 }
 
 }  // namespace symshape

@@ -66,6 +66,38 @@ ValId ValueTable::end_list() {
   return add(ValKind::List, first, n);
 }
 
+ValId ValueTable::import(const ValueTable& src, ValId v, std::vector<StorageId>* storage_map) {
+  if (&src == this) throw_error(ErrorKind::Internal, "ValueTable::import from itself");
+  switch (src.kind(v)) {
+    case ValKind::None: return none();
+    case ValKind::SymInt: return of_int(src.as_expr(v));
+    case ValKind::SymBool: return of_bool(src.as_expr(v));
+    case ValKind::SymFloat: return of_float(src.as_expr(v));
+    case ValKind::Tensor: {
+      const TensorId t = src.as_tensor(v);
+      const TensorMeta& m = src.tensor(t);
+      StorageId storage = m.storage;
+      if (storage_map) {
+        if (storage_map->size() <= storage.index()) storage_map->resize(storage.index() + 1);
+        StorageId& mapped = (*storage_map)[storage.index()];
+        if (!mapped.valid()) mapped = new_storage();
+        storage = mapped;
+      } else {
+        storage_count_ = std::max(storage_count_, storage.index() + 1);
+      }
+      const TensorId copy = add_tensor(m.dtype, src.sizes(t), src.strides(t), m.storage_offset, storage);
+      tensors_[copy.index()].data = m.data;
+      return of_tensor(copy);
+    }
+    case ValKind::List: {
+      begin_list();
+      for (ValId item : src.items(v)) list_push(import(src, item, storage_map));
+      return end_list();
+    }
+  }
+  return none();
+}
+
 ValId ValueTable::make_list(std::span<const ValId> items) {
   const uint32_t first = static_cast<uint32_t>(items_.size());
   items_.insert(items_.end(), items.begin(), items.end());

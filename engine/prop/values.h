@@ -70,6 +70,12 @@ class ValueTable {
   void list_push(ValId v);
   ValId end_list();
   ValId make_list(std::span<const ValId> items);
+  // Deep-copies value `v` of another table into this one (a recorded snapshot, or an
+  // argument handed to a nested propagation). With `storage_map` null a tensor keeps its
+  // StorageId (both tables share one storage numbering); otherwise source storage s
+  // becomes (*storage_map)[s], allocated here on first sight, so aliasing among the
+  // copied values is kept.
+  ValId import(const ValueTable& src, ValId v, std::vector<StorageId>* storage_map);
 
   ValKind kind(ValId v) const { return kind_[v.index()]; }
   TensorId as_tensor(ValId v) const { return TensorId(static_cast<uint32_t>(payload_[v.index()])); }

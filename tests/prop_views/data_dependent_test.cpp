@@ -1,6 +1,7 @@
 // Behaviours 277 (nonzero / masked_select), 278 (unique), 281 (one_hot) and D.141-144
 // (unbacked results of nonzero and item): data-dependent sizes become fresh unbacked
-// size-like symbols.
+// size-like symbols. The FakeTensorProp side of D.141-144 (meta['val'],
+// unbacked_bindings, the static mode's exceptions) is tested in tests/prop_fake.
 #include "views_test_util.h"
 
 namespace symshape::test {
