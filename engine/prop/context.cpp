@@ -18,8 +18,10 @@ static_assert(std::size(kKeyNames) == static_cast<size_t>(Key::kCount));
 
 }  // namespace
 
-PropContext::PropContext(const Graph& g, ShapeEnv& e, ValueTable& values, std::span<ValId> node_values)
-    : graph(g), env(e), ar(e.arena()), vals(values), node_values_(node_values) {
+PropContext::PropContext(const Graph& g, ShapeEnv& e, ValueTable& values, std::span<ValId> node_values,
+                         LayoutCache& layout)
+    : graph(g), env(e), ar(e.arena()), vals(values), layout_(layout), node_values_(node_values) {
+  layout_.clear();
   for (size_t i = 0; i < std::size(kKeyNames); ++i) keys_[i] = g.ops().find_key(kKeyNames[i]);
 }
 
@@ -277,36 +279,36 @@ PropContext::LayoutEntry& PropContext::layout_entry(TensorId t) {
   for (ExprId e : sizes) h = (h ^ e.value) * 0xff51afd7ed558ccdull;
   for (ExprId e : strides) h = (h ^ (e.value + 0x51)) * 0xc4ceb9fe1a85ec53ull;
   h ^= h >> 29;  // the slot is taken from the low bits: fold the well-mixed high bits in
-  if (layout_table_.empty()) layout_table_.assign(256, 0);
-  size_t mask = layout_table_.size() - 1;
+  if (layout_.table.empty()) layout_.table.assign(256, 0);
+  size_t mask = layout_.table.size() - 1;
   size_t slot = h & mask;
-  while (uint32_t idx = layout_table_[slot]) {
-    LayoutEntry& e = layout_entries_[idx - 1];
+  while (uint32_t idx = layout_.table[slot]) {
+    LayoutEntry& e = layout_.entries[idx - 1];
     if (e.hash == h && e.rank == sizes.size() &&
-        std::equal(sizes.begin(), sizes.end(), layout_dims_.begin() + e.dims_begin) &&
-        std::equal(strides.begin(), strides.end(), layout_dims_.begin() + e.dims_begin + e.rank))
+        std::equal(sizes.begin(), sizes.end(), layout_.dims.begin() + e.dims_begin) &&
+        std::equal(strides.begin(), strides.end(), layout_.dims.begin() + e.dims_begin + e.rank))
       return e;
     slot = (slot + 1) & mask;
   }
   LayoutEntry e;
   e.hash = h;
-  e.dims_begin = static_cast<uint32_t>(layout_dims_.size());
+  e.dims_begin = static_cast<uint32_t>(layout_.dims.size());
   e.rank = static_cast<uint8_t>(sizes.size());
-  layout_dims_.insert(layout_dims_.end(), sizes.begin(), sizes.end());
-  layout_dims_.insert(layout_dims_.end(), strides.begin(), strides.end());
-  layout_entries_.push_back(e);
-  layout_table_[slot] = static_cast<uint32_t>(layout_entries_.size());
-  if (layout_entries_.size() * 2 > layout_table_.size()) {
-    std::vector<uint32_t> table(layout_table_.size() * 2, 0);
+  layout_.dims.insert(layout_.dims.end(), sizes.begin(), sizes.end());
+  layout_.dims.insert(layout_.dims.end(), strides.begin(), strides.end());
+  layout_.entries.push_back(e);
+  layout_.table[slot] = static_cast<uint32_t>(layout_.entries.size());
+  if (layout_.entries.size() * 2 > layout_.table.size()) {
+    std::vector<uint32_t> table(layout_.table.size() * 2, 0);
     const size_t m = table.size() - 1;
-    for (uint32_t i = 0; i < layout_entries_.size(); ++i) {
-      size_t sl = layout_entries_[i].hash & m;
+    for (uint32_t i = 0; i < layout_.entries.size(); ++i) {
+      size_t sl = layout_.entries[i].hash & m;
       while (table[sl]) sl = (sl + 1) & m;
       table[sl] = i + 1;
     }
-    layout_table_.swap(table);
+    layout_.table.swap(table);
   }
-  return layout_entries_.back();
+  return layout_.entries.back();
 }
 
 bool PropContext::is_contiguous(TensorId t) {

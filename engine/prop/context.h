@@ -8,6 +8,7 @@
 // (rules.h); it must set the node's value (set_tensor / set_value) or throw.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,9 +35,30 @@ enum class Key : uint8_t {
 // Python-scalar / tensor category of an operand for type promotion (semantics.md H.3).
 enum class ScalarCategory : uint8_t { Bool, Integer, Floating, Complex };
 
+// Storage of PropContext's layout-predicate cache, owned by whoever runs propagations
+// (the Propagator) so its arrays keep their capacity from run to run; cleared per run.
+struct LayoutCache {
+  struct Entry {
+    uint64_t hash = 0;
+    uint32_t dims_begin = 0;
+    uint8_t rank = 0;
+    uint8_t known = 0;  // bit per PropContext::LayoutBit
+    uint8_t value = 0;
+  };
+  std::vector<Entry> entries;
+  std::vector<uint32_t> table;  // open addressing: entry index + 1, 0 = empty
+  std::vector<ExprId> dims;     // sizes then strides of each entry
+  void clear() {
+    entries.clear();
+    std::fill(table.begin(), table.end(), 0u);
+    dims.clear();
+  }
+};
+
 class PropContext {
  public:
-  PropContext(const Graph& graph, ShapeEnv& env, ValueTable& values, std::span<ValId> node_values);
+  PropContext(const Graph& graph, ShapeEnv& env, ValueTable& values, std::span<ValId> node_values,
+              LayoutCache& layout);
 
   const Graph& graph;
   ShapeEnv& env;
@@ -146,22 +168,14 @@ class PropContext {
   // Layout predicates (contiguous, channels_last, non-overlapping-and-dense) by the
   // hash-consed (sizes, strides) of a tensor: many tensors share a layout, and once a
   // predicate was decided (statically or by a guard) the answer cannot change.
-  struct LayoutEntry {
-    uint64_t hash = 0;
-    uint32_t dims_begin = 0;
-    uint8_t rank = 0;
-    uint8_t known = 0;  // bit per LayoutBit
-    uint8_t value = 0;
-  };
+  using LayoutEntry = LayoutCache::Entry;
   LayoutEntry& layout_entry(TensorId t);
   bool stride_walk(std::span<const ExprId> sizes, std::span<const ExprId> strides, std::span<const size_t> order);
   bool has_zero_dim(std::span<const ExprId> sizes);
   bool compute_is_contiguous(TensorId t);
   bool compute_is_channels_last_contiguous(TensorId t);
   bool compute_is_non_overlapping_and_dense(TensorId t);
-  std::vector<LayoutEntry> layout_entries_;
-  std::vector<uint32_t> layout_table_;  // open addressing: entry index + 1, 0 = empty
-  std::vector<ExprId> layout_dims_;     // sizes then strides of each entry
+  LayoutCache& layout_;
 
   NodeId node_;
   std::span<ValId> node_values_;

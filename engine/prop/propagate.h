@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "graph/graph.h"
+#include "prop/context.h"
 #include "prop/rules.h"
 #include "prop/values.h"
 #include "shape_env/shape_env.h"
@@ -97,6 +98,7 @@ class Propagator {
   NodeHooks* hooks_ = nullptr;
   ValueTable values_;
   std::vector<ValId> node_values_;
+  LayoutCache layout_cache_;  // PropContext's layout answers; capacity kept across runs
   std::vector<TrackedInput> tracked_;
   std::vector<InputSource> input_sources_;
   std::vector<ExprId> spec_symbols_;  // by SymId: the symbol made for a spec dim name

@@ -658,18 +658,30 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
   if (!from.empty()) {
     ExprId y = arena_.expand(arena_.substitute(x, from, to));
     if (arena_.is_constant(y)) return remember(y);
-    const ValueRange ry = symshape::bound(arena_, y, [&](SymbolId sid) -> ValueRange {
+    // the callback captures one pointer so std::function keeps it inline (no allocation)
+    struct ShiftScope {
+      ShapeEnv* env;
+      const SymbolList* from;
+      const SymbolList* to;
+      bool size_oblivious;
+    } scope{this, &from, &to, size_oblivious};
+    const ValueRange ry = symshape::bound(arena_, y, [sc = &scope](SymbolId sid) -> ValueRange {
+      ShapeEnv& self = *sc->env;
+      ExprArena& ar = self.arena_;
+      const SymbolList& from = *sc->from;
+      const SymbolList& to = *sc->to;
+      const bool size_oblivious = sc->size_oblivious;
       for (size_t i = 0; i < from.size(); ++i) {
-        ExprId f = arena_.operand(to[i], arena_.kind(to[i]) == ExprKind::Add ? 1 : 0);
-        if (arena_.kind(to[i]) != ExprKind::Add) f = to[i];
-        if (arena_.symbol_id(f) == sid) {
-          const ValueRange rs = bound(from[i], size_oblivious);
+        ExprId f = ar.operand(to[i], ar.kind(to[i]) == ExprKind::Add ? 1 : 0);
+        if (ar.kind(to[i]) != ExprKind::Add) f = to[i];
+        if (ar.symbol_id(f) == sid) {
+          const ValueRange rs = self.bound(from[i], size_oblivious);
           const ExtNum hi = rs.hi.kind == ExtNum::Kind::Int ? ExtNum::of(rs.hi.i - rs.lo.i + 1) : rs.hi;
           return ValueRange(ExtNum::of(1), hi);
         }
       }
-      if (sid.index() < symbols_.size()) return bound(arena_.symbol_expr(sid), size_oblivious);
-      return default_symbol_range(arena_, sid);
+      if (sid.index() < self.symbols_.size()) return self.bound(ar.symbol_expr(sid), size_oblivious);
+      return default_symbol_range(ar, sid);
     });
     if (ry.is_singleton() && ry.lo.is_finite()) {
       if (arena_.is_boolean(y)) return remember(arena_.boolean(ry.lo.i != 0));
