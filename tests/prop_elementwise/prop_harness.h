@@ -43,6 +43,13 @@ class PropHarness {
                      R"(", "stride": )" + list(stride) + "}}");
     return *this;
   }
+  // A static integer table with exact contents (get_attr "data", row-major).
+  PropHarness& attr_data(const std::string& name, const std::string& dtype, Ints shape, Ints stride, Ints data) {
+    nodes_.push_back(R"({"name": ")" + name + R"(", "op": "get_attr", "target": ")" + name +
+                     R"(", "meta": {"shape": )" + list(shape) + R"(, "dtype": ")" + dtype +
+                     R"(", "stride": )" + list(stride) + R"(, "data": )" + list(data) + "}}");
+    return *this;
+  }
   PropHarness& call(const std::string& name, const std::string& target, const std::string& args,
                     const std::string& kwargs = "{}") {
     nodes_.push_back(R"({"name": ")" + name + R"(", "op": "call_function", "target": ")" + target +
@@ -92,6 +99,9 @@ class PropHarness {
   Strs shape_str(const std::string& node, int item = -1) { return strs(prop_->values().sizes(tensor(node, item))); }
   Strs stride_str(const std::string& node, int item = -1) { return strs(prop_->values().strides(tensor(node, item))); }
   DType dtype(const std::string& node, int item = -1) { return prop_->values().dtype(tensor(node, item)); }
+  std::string offset_str(const std::string& node, int item = -1) {
+    return to_str(env_.arena(), env_.simplify(prop_->values().tensor(tensor(node, item)).storage_offset));
+  }
   size_t list_size(const std::string& node) const {
     return prop_->values().items(prop_->node_values()[graph_.find_node(node).index()]).size();
   }

@@ -68,7 +68,8 @@ std::span<const OpRuleEntry> conv_rules() {
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
     for (auto part : {conv::convolution_rules(), conv::pool_rules(), conv::adaptive_pool_rules(),
-                      conv::upsample_rules(), conv::pad_rules(), conv::fold_rules(), conv::grid_sample_rules()})
+                      conv::upsample_rules(), conv::pad_rules(), conv::fold_rules(), conv::grid_sample_rules(),
+                      conv::unpool_rules(), conv::lp_pool_rules()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -36,6 +36,12 @@ TensorId new_in_format(PropContext& ctx, DType dtype, std::span<const ExprId> si
 ExprId pooling_output_size(PropContext& ctx, ExprId in, int64_t k, int64_t pad_l, int64_t pad_r, int64_t stride,
                            int64_t dilation, bool ceil_mode);
 
+// Eager avg_pool1d / avg_pool2d / avg_pool3d (count_include_pad, no divisor_override) on
+// `in`, with one kernel / stride / padding entry per spatial dim (1, 2 or 3): the checks
+// and output layout of the avg_pool rules (pool_ops.cpp).
+TensorId avg_pool_tensor(PropContext& ctx, TensorId in, const IntDims& kernel, const IntDims& stride,
+                         const IntDims& padding, bool ceil_mode);
+
 // ---- rule tables, one per concept file; conv_ops.cpp concatenates them ----
 std::span<const OpRuleEntry> convolution_rules();    // conv_ops.cpp
 std::span<const OpRuleEntry> pool_rules();           // pool_ops.cpp
@@ -44,5 +50,7 @@ std::span<const OpRuleEntry> upsample_rules();       // upsample_ops.cpp
 std::span<const OpRuleEntry> pad_rules();            // pad_ops.cpp
 std::span<const OpRuleEntry> fold_rules();           // fold_ops.cpp (im2col, col2im, pixel_shuffle)
 std::span<const OpRuleEntry> grid_sample_rules();    // grid_sample_ops.cpp (grid_sampler, affine_grid)
+std::span<const OpRuleEntry> unpool_rules();         // unpool_ops.cpp (max_unpool, fractional_max_pool)
+std::span<const OpRuleEntry> lp_pool_rules();        // lp_pool_ops.cpp (lp_pool1d/2d/3d as avg_pool of pow)
 
 }  // namespace symshape::conv

@@ -32,5 +32,6 @@ std::span<const OpRuleEntry> pointwise_rules();   // unary / binary / ternary / 
 std::span<const OpRuleEntry> conversion_rules();  // to / _to_copy / clone / contiguous / detach / copy
 std::span<const OpRuleEntry> factory_rules();     // full / zeros / *_like / new_* / arange / linspace
 std::span<const OpRuleEntry> dropout_rules();     // dropout family
+std::span<const OpRuleEntry> diff_cross_rules();  // diff / cross / linalg_cross
 
 }  // namespace symshape

@@ -12,6 +12,7 @@ namespace symshape {
 std::span<const OpRuleEntry> gather_entries();          // index_select / gather / scatter / embedding / take
 std::span<const OpRuleEntry> advanced_index_entries();  // index.Tensor / index_put
 std::span<const OpRuleEntry> data_dependent_entries();  // nonzero / masked_select / unique / item / bincount / one_hot
+std::span<const OpRuleEntry> embedding_bag_entries();   // embedding_bag / _embedding_bag / _embedding_bag_forward_only
 
 // A fresh unbacked size-like symbol for a data-dependent length in [min, max]; `max` is
 // used only when it is a constant (PyTorch bounds nonzero by a static numel).

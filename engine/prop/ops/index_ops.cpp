@@ -10,7 +10,7 @@ std::span<const OpRuleEntry> index_rules() {
   // concatenated once; rule lookup happens through RuleTable, not here
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
-    for (auto part : {gather_entries(), advanced_index_entries(), data_dependent_entries()})
+    for (auto part : {gather_entries(), advanced_index_entries(), data_dependent_entries(), embedding_bag_entries()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

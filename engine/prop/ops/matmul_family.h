@@ -27,5 +27,7 @@ TensorId matmul(PropContext& ctx, TensorId a, TensorId b);
 std::span<const OpRuleEntry> product_rules();    // matmul_ops.cpp: mm, bmm, addmm, ..., matmul, linear
 std::span<const OpRuleEntry> einsum_rules();     // einsum_ops.cpp
 std::span<const OpRuleEntry> attention_rules();  // attention_ops.cpp: scaled_dot_product_attention
+std::span<const OpRuleEntry> fused_attention_rules();  // fused_attention_ops.cpp: flash / efficient sdpa kernels
+std::span<const OpRuleEntry> distance_rules();         // distance_ops.cpp: pairwise_distance / cdist
 
 }  // namespace symshape::mm

@@ -446,7 +446,8 @@ std::span<const OpRuleEntry> product_rules() { return kRules; }
 std::span<const OpRuleEntry> matmul_rules() {
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
-    for (auto part : {mm::product_rules(), mm::einsum_rules(), mm::attention_rules()})
+    for (auto part : {mm::product_rules(), mm::einsum_rules(), mm::attention_rules(), mm::fused_attention_rules(),
+                      mm::distance_rules()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

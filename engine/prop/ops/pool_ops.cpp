@@ -353,12 +353,7 @@ void avg_pool2d_rule(PropContext& ctx) {
 }
 
 // avg_pool3d (1.13 meta): contiguous output; the input must hold one whole window.
-void avg_pool3d_rule(PropContext& ctx) {
-  const TensorId in = ctx.tensor_arg(0);
-  PoolArgs p;
-  read_window(ctx, "avg_pool3d", 3, 1, 2, 3, SIZE_MAX, p);
-  p.ceil_mode = ctx.bool_const(ctx.arg(4));
-  const std::optional<int64_t> divisor = ctx.opt_int(ctx.arg(6));
+TensorId avg_pool3d_core(PropContext& ctx, TensorId in, const PoolArgs& p, std::optional<int64_t> divisor) {
   const size_t ndim = ctx.vals.rank(in);
   if (ndim != 4 && ndim != 5) ctx.fail("non-empty 4D or 5D (batch mode) tensor expected for input");
   if (divisor && *divisor == 0) ctx.fail("divisor must be not zero");
@@ -366,7 +361,14 @@ void avg_pool3d_rule(PropContext& ctx) {
   pool_sizes(ctx, in, p, o);
   pool3d_shape_check(ctx, in, p, o, "avg_pool3d()", true);
   result_shape(ctx, in, o, shape);
-  ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(in), shape));
+  return ctx.new_contiguous(ctx.vals.dtype(in), shape);
+}
+
+void avg_pool3d_rule(PropContext& ctx) {
+  PoolArgs p;
+  read_window(ctx, "avg_pool3d", 3, 1, 2, 3, SIZE_MAX, p);
+  p.ceil_mode = ctx.bool_const(ctx.arg(4));
+  ctx.set_tensor(avg_pool3d_core(ctx, ctx.tensor_arg(0), p, ctx.opt_int(ctx.arg(6))));
 }
 
 constexpr OpRuleEntry kRules[] = {
@@ -382,6 +384,23 @@ constexpr OpRuleEntry kRules[] = {
 };
 
 }  // namespace
+
+TensorId avg_pool_tensor(PropContext& ctx, TensorId in, const IntDims& kernel, const IntDims& stride,
+                         const IntDims& padding, bool ceil_mode) {
+  PoolArgs p;
+  p.kernel = kernel;
+  p.stride = stride;
+  p.padding = padding;
+  p.dilation.resize(kernel.size(), 1);
+  p.ceil_mode = ceil_mode;
+  switch (kernel.size()) {
+    case 1:
+      check_1d_pool_input(ctx, in, "avg_pool1d");
+      return squeeze_h(ctx, avg_pool2d_core(ctx, unsqueeze_h(ctx, in), widen_1d(p), std::nullopt));
+    case 2: return avg_pool2d_core(ctx, in, p, std::nullopt);
+    default: return avg_pool3d_core(ctx, in, p, std::nullopt);
+  }
+}
 
 std::span<const OpRuleEntry> pool_rules() { return kRules; }
 
