@@ -138,6 +138,20 @@ std::string_view scalar_type_name(DType d) {
   return "Undefined";
 }
 
+bool scalar_params_take_bool_as_int(std::string_view target) {
+  // The goldens' reference interpreter calls torch.ops.aten.*, whose argument binding in
+  // 1.13 converts a Python bool given to a Scalar parameter as an int (bool subclasses
+  // int): add.Scalar(bool_t, True) is int64, where.Scalar(c, True, False) int64. Given to
+  // a Tensor parameter (add.Tensor(bool_t, True)) it stays a bool wrapped tensor. The
+  // non-tensor operands of these overloads are Scalar parameters.
+  const size_t dot = target.rfind('.');
+  const std::string_view overload = dot == std::string_view::npos ? target : target.substr(dot + 1);
+  if (overload.find("Scalar") != std::string_view::npos) return true;
+  return target == "aten.clamp.default" || target == "aten.clamp_.default" || target == "aten.clamp_min.default" ||
+         target == "aten.clamp_min_.default" || target == "aten.clamp_max.default" ||
+         target == "aten.clamp_max_.default";
+}
+
 DType result_type(PropContext& ctx, std::span<const ArgId> operands, PromotionKind kind) {
   // Three tiers (H.3): dimensioned tensors, zero-dim tensors, Python scalars. A Python
   // float / complex scalar enters as the default float / complex dtype.
@@ -150,7 +164,9 @@ DType result_type(PropContext& ctx, std::span<const ArgId> operands, PromotionKi
       continue;
     }
     switch (ctx.scalar_category(a)) {
-      case ScalarCategory::Bool: wrapped.add(DType::Bool); break;
+      case ScalarCategory::Bool:
+        wrapped.add(scalar_params_take_bool_as_int(ctx.target()) ? DType::Int64 : DType::Bool);
+        break;
       case ScalarCategory::Integer: wrapped.add(DType::Int64); break;
       case ScalarCategory::Floating: wrapped.add(DType::Float32); break;
       case ScalarCategory::Complex: wrapped.add(DType::Complex64); break;

@@ -22,5 +22,8 @@ std::string_view scalar_type_name(DType d);
 
 // Result dtype of an elementwise op over its operands (tensor or scalar ARGs).
 DType result_type(PropContext& ctx, std::span<const ArgId> operands, PromotionKind kind = PromotionKind::Default);
+// Whether a Python bool in a non-tensor operand of `target` binds as an int (Scalar
+// parameter through torch.ops) rather than as a bool wrapped tensor (Tensor parameter).
+bool scalar_params_take_bool_as_int(std::string_view target);
 
 }  // namespace symshape

@@ -97,8 +97,10 @@ void make_index(PropContext& ctx, TensorId self, std::span<const TensorId> entri
   for (TensorId e : entries) {
     if (!e.valid()) continue;
     const DType d = ctx.vals.dtype(e);
-    if (d != DType::Int64 && d != DType::Int32 && !is_mask(d))
-      ctx.fail("IndexError: tensors used as indices must be long, int, byte or bool tensors");
+    // 1.13 accepts only int64 indices (int32 became legal in 2.0): aten.index.Tensor(x, [int32_t])
+    // raises "tensors used as indices must be long, byte or bool tensors"
+    if (d != DType::Int64 && !is_mask(d))
+      ctx.fail("IndexError: tensors used as indices must be long, byte or bool tensors");
   }
   TensorIds idx;
   expand_masks(ctx, self, entries, idx);

@@ -176,6 +176,9 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
                : MemoryFormat::Contiguous;
   }
   if (rank == 4) {
+    // 1.13 CPU transposed 2-d convs (slow_conv_transpose2d) always write a contiguous output,
+    // whatever the input / weight layout (checked against eager 1.13.1)
+    if (transposed) return MemoryFormat::Contiguous;
     // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
     if (suggest_memory_format(ctx, in) == MemoryFormat::ChannelsLast ||
         suggest_memory_format(ctx, w) == MemoryFormat::ChannelsLast)
@@ -205,6 +208,15 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   expand_param(ctx, a.dilation, "dilation", dim, dilation);
   expand_param(ctx, a.output_padding, "output_padding", dim, output_padding);
   check_shape_forward(ctx, in, w, bias, stride, padding, dilation, output_padding, a.transposed, a.groups);
+  // No type promotion in 1.13 convolutions: every CPU backend rejects a weight or bias whose
+  // dtype differs from the input's ("Input type (double) and bias type (float) should be the
+  // same", "expected scalar type Double but found Float", ...).
+  if (ctx.vals.dtype(w) != ctx.vals.dtype(in))
+    ctx.fail("Input type ({}) and weight type ({}) should be the same", dtype_name(ctx.vals.dtype(in)),
+             dtype_name(ctx.vals.dtype(w)));
+  if (bias && ctx.vals.dtype(*bias) != ctx.vals.dtype(in))
+    ctx.fail("Input type ({}) and bias type ({}) should be the same", dtype_name(ctx.vals.dtype(in)),
+             dtype_name(ctx.vals.dtype(*bias)));
 
   const auto is = ctx.vals.sizes(in);
   Dims out;

@@ -62,8 +62,12 @@ void native_dropout(PropContext& ctx) {
     return ctx.set_tensors(out);
   }
   if (train) {
-    const TensorId mask = ctx.new_contiguous(DType::Bool, sizes);
-    const TensorId ops[] = {input, ctx.new_contiguous(ctx.vals.dtype(input), sizes)};
+    // 1.13 native_dropout_cpu: mask = empty_like(input, bool) (preserve format), then
+    // output = input.mul(mask).mul_(scale), a TensorIterator product of input and mask.
+    Dims mask_strides;
+    empty_like_strides(ctx, input, MemoryFormat::Preserve, mask_strides);
+    const TensorId mask = ctx.new_tensor(DType::Bool, sizes, mask_strides);
+    const TensorId ops[] = {input, mask};
     elementwise_strides(ctx, ops, sizes, strides);
     const TensorId out[] = {ctx.new_tensor(ctx.vals.dtype(input), sizes, strides), mask};
     return ctx.set_tensors(out);

@@ -163,9 +163,20 @@ void clamp_bound_scalar(PropContext& ctx) {
   ctx.set_tensor(pointwise_result(ctx, operand, dt));
 }
 
+// 1.13 pow(Tensor, Scalar): an integral (or bool) base with a negative integral exponent
+// is an error.
+void check_int_pow(PropContext& ctx, TensorId base, ArgId exponent) {
+  if (!is_integral(ctx.vals.dtype(base), true)) return;
+  const ScalarCategory c = ctx.scalar_category(exponent);
+  if (c != ScalarCategory::Integer && c != ScalarCategory::Bool) return;
+  if (ctx.is_tensor(exponent) || c == ScalarCategory::Bool) return;
+  if (ctx.int_const(exponent) < 0) ctx.fail("Integers to negative integer powers are not allowed.");
+}
+
 // pow(Tensor self, Scalar exponent): the exponent only promotes.
 void pow_tensor_scalar(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
+  check_int_pow(ctx, ctx.tensor_arg(0), ctx.arg(1));
   const ArgId operand[] = {ctx.arg(0)};
   ctx.set_tensor(pointwise_result(ctx, operand, result_type(ctx, ops, PromotionKind::BoolToLong)));
 }
@@ -192,6 +203,7 @@ void float_power(PropContext& ctx) {
 
 void pow_tensor_scalar_(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
+  check_int_pow(ctx, ctx.tensor_arg(0), ctx.arg(1));
   const TensorId self = ctx.tensor_arg(0);
   check_inplace(ctx, self, std::span<const ArgId>(ops, 1), result_type(ctx, ops, PromotionKind::BoolToLong));
   ctx.set_tensor(self);
@@ -236,6 +248,23 @@ void prelu(PropContext& ctx) {
   ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(self), ctx.vals.sizes(self), strides));
 }
 
+// neg / negative: 1.13's neg_check rejects bool.
+void check_neg(PropContext& ctx) {
+  if (ctx.vals.dtype(ctx.tensor_arg(0)) == DType::Bool)
+    ctx.fail("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
+             "`~` or `logical_not()` operator instead.");
+}
+
+void neg(PropContext& ctx) {
+  check_neg(ctx);
+  unary<PromotionKind::Default>(ctx);
+}
+
+void neg_(PropContext& ctx) {
+  check_neg(ctx);
+  unary_<PromotionKind::Default>(ctx);
+}
+
 // ---- binary ------------------------------------------------------------------------------
 
 template <PromotionKind K>
@@ -267,11 +296,22 @@ ArgId alpha_arg(PropContext& ctx) {
   return a.valid() ? a : ctx.kwarg(Key::alpha);
 }
 
+// 1.13 sub_check: two bool operands, then any bool operand, are errors. A Python bool
+// is a bool operand when bound to a Tensor parameter (sub.Tensor) but an int when bound to
+// a Scalar one (sub.Scalar / rsub.Scalar through torch.ops).
 void check_sub_bool(PropContext& ctx, std::span<const ArgId> ops) {
-  for (ArgId a : ops)
-    if (ctx.is_tensor(a) ? ctx.vals.dtype(ctx.tensor(a)) != DType::Bool : ctx.scalar_category(a) != ScalarCategory::Bool)
-      return;
-  ctx.fail("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+  const bool scalar_as_int = scalar_params_take_bool_as_int(ctx.target());
+  int bools = 0;
+  for (ArgId a : ops) {
+    const bool is_bool = ctx.is_tensor(a) ? ctx.vals.dtype(ctx.tensor(a)) == DType::Bool
+                                          : !scalar_as_int && ctx.scalar_category(a) == ScalarCategory::Bool;
+    bools += is_bool ? 1 : 0;
+  }
+  if (bools == static_cast<int>(ops.size()))
+    ctx.fail("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+  if (bools > 0)
+    ctx.fail("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use "
+             "the `~` or `logical_not()` operator instead.");
 }
 
 // add / sub (self, other, alpha)
@@ -343,6 +383,8 @@ void check_condition(PropContext& ctx, TensorId cond) {
 
 // where(cond, self, other): operands in that order; dtype from self and other (scalars
 // are 0-dim operands).
+// A non-tensor self/other of where.ScalarSelf/ScalarOther/Scalar is a Scalar parameter:
+// result_type binds a Python bool there as an int (where.Scalar(c, True, False) is int64).
 void where(PropContext& ctx) {
   check_condition(ctx, ctx.tensor_arg(0));
   const ArgId values[] = {ctx.arg(1), ctx.arg(2)};
@@ -464,8 +506,8 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.nan_to_num.default", unary_like_self},
     {"aten.bernoulli.default", unary_like_self},
     {"aten.bernoulli.p", unary_like_self},
-    {"aten.neg.default", unary<PK::Default>},
-    {"aten.negative.default", unary<PK::Default>},
+    {"aten.neg.default", neg},
+    {"aten.negative.default", neg},
     {"aten.floor.default", unary<PK::Default>},
     {"aten.ceil.default", unary<PK::Default>},
     {"aten.round.default", unary<PK::Default>},
@@ -651,7 +693,7 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.clamp_.default", unary_<PK::Default>},
     {"aten.clamp_min_.default", unary_<PK::Default>},
     {"aten.clamp_max_.default", unary_<PK::Default>},
-    {"aten.neg_.default", unary_<PK::Default>},
+    {"aten.neg_.default", neg_},
     {"aten.abs_.default", unary_<PK::Default>},
     {"aten.floor_.default", unary_<PK::Default>},
     {"aten.ceil_.default", unary_<PK::Default>},

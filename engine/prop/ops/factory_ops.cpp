@@ -18,10 +18,13 @@ void check_sizes(PropContext& ctx, std::span<const ExprId> sizes) {
       ctx.fail("Trying to create tensor with negative dimension {}: {}", ctx.str(s), ctx.shape_str(sizes));
 }
 
-// The default dtype of a fill value: bool, int64, the default float, or complex.
+// The default dtype of a fill value: int64, the default float, or complex. fill_value is a
+// Scalar parameter, and torch.ops (the reference interpreter) binds a Python bool passed
+// to a Scalar parameter as an int (bool subclasses int): aten.full.default([2], True) is
+// int64 in 1.13 (torch.full((2,), True) through the Python binding would be bool).
 DType fill_dtype(PropContext& ctx, ArgId value) {
   switch (ctx.scalar_category(value)) {
-    case ScalarCategory::Bool: return DType::Bool;
+    case ScalarCategory::Bool: return DType::Int64;
     case ScalarCategory::Integer: return DType::Int64;
     case ScalarCategory::Floating: return DType::Float32;
     case ScalarCategory::Complex: return DType::Complex64;

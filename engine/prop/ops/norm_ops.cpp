@@ -2,6 +2,9 @@
 // softmax / layer_norm / instance_norm results are contiguous, batch_norm keeps a
 // contiguous or channels_last input's format (else its suggested format), group_norm
 // uses the input's suggested memory format.
+#include <initializer_list>
+#include <optional>
+
 #include "prop/dtype_rules.h"
 #include "prop/memory_format.h"
 #include "prop/ops/elementwise_common.h"
@@ -52,6 +55,44 @@ bool same_sizes(PropContext& ctx, std::span<const ExprId> a, std::span<const Exp
   return true;
 }
 
+// 1.13 CPU layer_norm / group_norm kernels read weight and bias with the input's scalar type:
+// a parameter of another dtype fails ("expected scalar type Double but found Float").
+void check_param_dtypes(PropContext& ctx, TensorId input, std::initializer_list<ArgId> params) {
+  const DType in = ctx.vals.dtype(input);
+  for (ArgId a : params) {
+    if (ctx.is_none(a)) continue;
+    if (auto t = ctx.opt_tensor(a); t && ctx.vals.dtype(*t) != in)
+      ctx.fail("expected scalar type {} but found {}", dtype_name(in), dtype_name(ctx.vals.dtype(*t)));
+  }
+}
+
+// 1.13 batch_norm_cpu (is_mixed_type / check_mixed_data_type): when the first defined parameter
+// (weight, bias, running_mean, running_var) has the input's dtype every parameter must; otherwise
+// only a BFloat16 input with Float parameters is accepted. Returns the dtype of save_mean /
+// save_invstd (the parameters' dtype).
+DType check_batch_norm_dtypes(PropContext& ctx, TensorId input, std::initializer_list<ArgId> params) {
+  const DType in = ctx.vals.dtype(input);
+  std::optional<DType> first;
+  for (ArgId a : params) {
+    if (ctx.is_none(a)) continue;
+    if (auto t = ctx.opt_tensor(a)) {
+      first = ctx.vals.dtype(*t);
+      break;
+    }
+  }
+  if (!first || *first == in) {
+    check_param_dtypes(ctx, input, params);
+    return in;
+  }
+  for (ArgId a : params) {
+    if (ctx.is_none(a)) continue;
+    if (auto t = ctx.opt_tensor(a); t && ctx.vals.dtype(*t) != DType::Float32)
+      ctx.fail("mixed dtype (CPU): expect parameter to have scalar type of Float");
+  }
+  if (in != DType::BFloat16) ctx.fail("mixed dtype (CPU): expect input to have scalar type of BFloat16");
+  return DType::Float32;
+}
+
 // _check_layer_norm_inputs (shared by rms_norm): returns the first normalised axis.
 size_t check_layer_norm(PropContext& ctx, TensorId input, std::span<const ExprId> normalized, ArgId weight, ArgId bias) {
   if (normalized.empty())
@@ -80,6 +121,7 @@ void native_layer_norm(PropContext& ctx) {
   Dims normalized;
   ctx.int_list(ctx.arg(1), normalized);
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
+  check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   const DType dt = ctx.vals.dtype(input);
   Dims stat(ctx.vals.sizes(input));
   for (size_t i = axis; i < stat.size(); ++i) stat[i] = ctx.ar.one();
@@ -94,6 +136,7 @@ void layer_norm(PropContext& ctx) {
   Dims normalized;
   ctx.int_list(ctx.arg(1), normalized);
   check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
+  check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(input), ctx.vals.sizes(input)));
 }
 
@@ -141,10 +184,14 @@ void batch_norm_impl(PropContext& ctx, ArgId weight, ArgId bias, ArgId mean, Arg
   const TensorId input = ctx.tensor_arg(0);
   const ExprId c = channels(ctx, input);
   const DType dt = ctx.vals.dtype(input);
+  DType stat_dt = dt;
   Dims strides;
+  // aten.batch_norm returns early on an empty input; native_batch_norm always runs the CPU kernel
+  if (tuple) stat_dt = check_batch_norm_dtypes(ctx, input, {weight, bias, mean, var});
   if (ctx.guard_or_false(ctx.ar.eq(numel(ctx, ctx.vals.sizes(input)), ctx.ar.zero()))) {
     empty_like_strides(ctx, input, MemoryFormat::Preserve, strides);
   } else {
+    if (!tuple) stat_dt = check_batch_norm_dtypes(ctx, input, {weight, bias, mean, var});
     if (!ctx.is_none(mean))
       check_features(ctx, mean, "running_mean", c);
     else if (!training)
@@ -160,7 +207,7 @@ void batch_norm_impl(PropContext& ctx, ArgId weight, ArgId bias, ArgId mean, Arg
   const TensorId out = ctx.new_tensor(dt, ctx.vals.sizes(input), strides);
   if (!tuple) return ctx.set_tensor(out);
   const ExprId stat[] = {training ? c : ctx.ar.zero()};
-  const TensorId ts[] = {out, ctx.new_contiguous(dt, stat), ctx.new_contiguous(dt, stat)};
+  const TensorId ts[] = {out, ctx.new_contiguous(stat_dt, stat), ctx.new_contiguous(stat_dt, stat)};
   ctx.set_tensors(ts);
 }
 
@@ -197,6 +244,7 @@ void instance_norm(PropContext& ctx) {
   check_features(ctx, ctx.arg(2), "bias", c);
   check_features(ctx, ctx.arg(3), "running_mean", c);
   check_features(ctx, ctx.arg(4), "running_var", c);
+  check_batch_norm_dtypes(ctx, input, {ctx.arg(1), ctx.arg(2), ctx.arg(3), ctx.arg(4)});
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(input), ctx.vals.sizes(input)));
 }
 
@@ -234,6 +282,7 @@ void group_norm(PropContext& ctx) {
     ctx.fail("Expected at least 2 dimensions for input tensor but received {}", ctx.vals.rank(input));
   const ExprId c = ctx.vals.sizes(input)[1];
   check_group_norm(ctx, input, ctx.arg(2), ctx.arg(3), c, ctx.int_const(ctx.arg(1)));
+  check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   Dims strides;
   format_strides(ctx, ctx.vals.sizes(input), suggest_memory_format(ctx, input), strides);
   ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), ctx.vals.sizes(input), strides));
@@ -244,9 +293,15 @@ void native_group_norm(PropContext& ctx) {
   const TensorId input = ctx.tensor_arg(0);
   const ExprId n = ctx.int_expr(ctx.arg(3));
   const ExprId groups = ctx.int_expr(ctx.arg(6));
+  check_param_dtypes(ctx, input, {ctx.arg(1), ctx.arg(2)});
+  // 1.13 CPU: TORCH_CHECK(X.is_contiguous(X.suggest_memory_format())); group_norm.default makes
+  // its input contiguous first, the native op called directly does not
+  const MemoryFormat fmt = suggest_memory_format(ctx, input);
+  if (!(fmt == MemoryFormat::Contiguous ? layout_is_contiguous(ctx, input) : layout_is_channels_last(ctx, input)))
+    ctx.fail("Expected X.is_contiguous(memory_format) to be true, but got false.");
   const DType dt = ctx.vals.dtype(input);
   Dims strides;
-  format_strides(ctx, ctx.vals.sizes(input), suggest_memory_format(ctx, input), strides);
+  format_strides(ctx, ctx.vals.sizes(input), fmt, strides);
   const ExprId stat[] = {n, groups};
   const TensorId ts[] = {ctx.new_tensor(dt, ctx.vals.sizes(input), strides), ctx.new_contiguous(dt, stat),
                          ctx.new_contiguous(dt, stat)};

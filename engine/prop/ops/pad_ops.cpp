@@ -1,8 +1,8 @@
 // Padding (semantics.md H.18): aten.pad (mode dispatch and its length checks),
 // constant_pad_nd (negative pads crop; a result of crops only is a clone), reflection /
 // replication pads (1-d/2-d/3-d) and circular padding, with eager 1.13's messages and
-// layouts: constant_pad_nd and 2-d reflection keep the input's suggested layout, the
-// other kernels write contiguous output. Pads may be symbolic (e.g. pad-to-multiple).
+// layouts: constant_pad_nd keeps the input's suggested layout, the reflection / replication
+// kernels write contiguous output. Pads may be symbolic (e.g. pad-to-multiple).
 #include <fmt/format.h>
 
 #include "prop/memory_format.h"
@@ -43,6 +43,17 @@ TensorId constant_pad_nd(PropContext& ctx, TensorId in, const Dims& pad) {
     Dims strides;
     empty_like_strides(ctx, narrowed, MemoryFormat::Preserve, strides);
     return ctx.new_tensor(ctx.vals.dtype(in), shape, strides);
+  }
+  // mixed signs: the input is first narrowed by the negative pads (left, then right), so each
+  // crop must leave a non-negative length even when the positive pad would refill the dim
+  for (size_t i = l_diff; i < l_inp; ++i) {
+    const ExprId left = pad[2 * (l_inp - i - 1)], right = pad[2 * (l_inp - i - 1) + 1];
+    ExprId kept = s[i];
+    bool cropped = false;
+    if (is_neg(ctx, left)) kept = ar.add(kept, left), cropped = true;
+    if (is_neg(ctx, right)) kept = ar.add(kept, right), cropped = true;
+    if (cropped && !holds(ctx, ar.ge(kept, ar.zero())))
+      ctx.fail("start (0) + length ({}) exceeds dimension size ({}).", ctx.str(kept), ctx.str(s[i]));
   }
   for (size_t i = l_diff; i < l_inp; ++i) {
     if (!holds(ctx, ar.gt(shape[i], ar.zero())))
@@ -89,8 +100,9 @@ TensorId reflection_pad(PropContext& ctx, TensorId in, const Dims& pad) {
              ctx.str(s[ndim - 2]), ctx.str(s[ndim - 1]), ctx.str(shape[ndim - 3]), ctx.str(shape[ndim - 2]),
              ctx.str(shape[ndim - 1]));
   }
-  const MemoryFormat format = N == 2 && ndim == 4 ? suggest_memory_format(ctx, in) : MemoryFormat::Contiguous;
-  return new_in_format(ctx, ctx.vals.dtype(in), shape, format);
+  // eager 1.13.1 writes a contiguous output for every rank, channels_last inputs included
+  // (checked: reflection_pad2d / pad(mode='reflect') of a channels_last 4-d input is contiguous)
+  return new_in_format(ctx, ctx.vals.dtype(in), shape, MemoryFormat::Contiguous);
 }
 
 // replication_pad{N}d (structured meta): contiguous output, each output dim >= 1.

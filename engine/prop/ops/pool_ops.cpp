@@ -267,7 +267,8 @@ void max_pool1d_rule(PropContext& ctx) {
   const ExprId ow =
       pooling_output_size(ctx, s[r - 1], p.kernel[0], p.padding[0], p.padding[0], p.stride[0], p.dilation[0],
                           p.ceil_mode);
-  if (ctx.guard(ctx.ar.le(ow, ctx.ar.zero()))) ctx.fail("max_pool1d() Invalid computed output size: {}", ctx.str(ow));
+  // check_max_pool1d: TORCH_CHECK(OW >= 0, ...); an empty output (OW == 0) is accepted
+  if (ctx.guard(ctx.ar.lt(ow, ctx.ar.zero()))) ctx.fail("max_pool1d() Invalid computed output size: {}", ctx.str(ow));
   Dims shape(s);
   shape[r - 1] = ow;
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(in), shape));

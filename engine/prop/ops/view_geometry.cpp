@@ -107,7 +107,9 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
   const auto sizes = ctx.vals.sizes(t), strides = ctx.vals.strides(t);
   ExprId expected = ar.one();
   for (size_t i = sizes.size(); i-- > 0;) {
-    if (ctx.known_true(ar.eq(sizes[i], ar.one()))) continue;
+    // a size-1 dim's stride never matters to computeStride, except the innermost one: it
+    // is the first chunk's base stride ([1,3,1,1] strides [3,1,1,2] views as [3,1,2,2])
+    if (i + 1 < sizes.size() && ctx.known_true(ar.eq(sizes[i], ar.one()))) continue;
     if (strides[i] != expected && !ctx.known_true(ar.eq(strides[i], expected))) return false;
     expected = ar.mul(expected, sizes[i]);
   }
@@ -169,6 +171,15 @@ TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> tar
              "the tensor ({})",
              ctx.shape_str(target), n, rank);
   Dims ns, nt;
+  if (rank == 0) {
+    // 1.13 expands a 0-dim tensor to the target sizes verbatim with all-zero strides
+    // (tensor(1.).expand(1, 1) has strides (0, 0)); a -1 is then a negative size
+    for (ExprId want : target)
+      if (!holds(ctx, ar.ge(want, ar.zero()))) ctx.fail("numel: integer multiplication overflow");
+    ns.assign(target);
+    nt.resize(n, ar.zero());
+    return ctx.new_view(x, ns, nt, ctx.vals.tensor(x).storage_offset);
+  }
   ns.resize(n);
   nt.resize(n);
   const ExprId minus_one = ar.integer(-1);
