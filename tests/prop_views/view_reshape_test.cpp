@@ -53,6 +53,16 @@ TEST(ViewReshape, B230_SymbolicExactDivisionWithoutGuard) {
   EXPECT_TRUE(h.env().guards().empty()) << h.env().format_guards();
 }
 
+TEST(ViewReshape, InferredDimWithACompositeDivisorNeedsNoGuard) {
+  // view(B, -1, H, D) of a (B, T, H*D) tensor: SymPy's Mod(24*B*T, 24*B) is 0, no divisibility guard
+  PropHarness h;
+  h.input("x", "float32", {2, 5, 24}, {"b", "t", ""});
+  h.call("n", "aten.sym_size.int", args("x", "0")).call("v", kView, args("x", "[" + N("n") + ", -1, 3, 8]"));
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_EQ(h.shape_str("v"), (Strs{"b", "t", "3", "8"}));
+  EXPECT_TRUE(h.env().guards().empty()) << h.env().format_guards();
+}
+
 TEST(ViewReshape, B231_TransposedViewFailsReshapeCopies) {
   PropHarness bad;
   bad.input("x", "float32", {4, 6}).call("t", "aten.t.default", "[" + N("x") + "]").call("v", kView, args("t", "[24]"));

@@ -31,9 +31,14 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
                ctx.shape_str(shape));
     ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
   }
-  if (!holds(ctx, ar.eq(ar.mod(numel, newsize), ar.zero())))
-    ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
   const ExprId inferred = ar.floordiv(numel, newsize);
+  // SymPy's Mod divides out gcd(numel, newsize) first, so `numel % newsize == 0` is decided
+  // without a guard whenever the quotient is exact (Mod(24*s0*s1, 24*s0) -> 0); the arena's
+  // floordiv does that cancellation, Mod only for a single-factor divisor
+  const bool exact = ar.kind(inferred) != ExprKind::FloorDiv && ar.kind(inferred) != ExprKind::CleanDiv &&
+                     ar.mul(inferred, newsize) == numel;
+  if (!exact && !holds(ctx, ar.eq(ar.mod(numel, newsize), ar.zero())))
+    ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
   // torch._check_is_size: dividing an unbacked size must not lose its size-likeness
   if (ar.facts(inferred) & kFactHasUnbacked) {
     if (ar.kind(inferred) == ExprKind::Symbol) ctx.env.constrain_range_for_size(inferred);
