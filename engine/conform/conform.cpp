@@ -24,7 +24,8 @@ const char* outcome_name(Outcome o) {
 namespace {
 
 // Compares propagated values with one example's goldens. Unbacked symbols take their
-// value from the first golden value they appear in (as a bare size); later uses must agree.
+// value from the first golden value they appear in (as a bare size, int, bool or float — an
+// item() of a floating tensor is an unbacked float); later uses must agree.
 class GoldenComparer {
  public:
   GoldenComparer(const Graph& g, const Specialization& s, Bindings& b)
@@ -64,10 +65,15 @@ class GoldenComparer {
                    : fmt::format("int {} vs golden {}", value_str(vals_.as_expr(v)), g_.value_int(gold));
       case ValueKind::Bool:
         if (k != ValKind::SymBool) return "expected a bool";
-        return match(vals_.as_expr(v), g_.value_bool(gold) ? 1 : 0) ? "" : "bool differs";
+        return match_bool(vals_.as_expr(v), g_.value_bool(gold)) ? "" : "bool differs";
       case ValueKind::Float: {
         if (k != ValKind::SymFloat && k != ValKind::SymInt) return "expected a float";
-        auto r = try_evaluate(ar_, vals_.as_expr(v), b_);
+        const ExprId e = vals_.as_expr(v);
+        if (ar_.kind(e) == ExprKind::Symbol && !b_.has(ar_.symbol_id(e))) {
+          b_.set_float(ar_.symbol_id(e), g_.value_float(gold));  // first appearance of an unbacked float
+          return "";
+        }
+        auto r = try_evaluate(ar_, e, b_);
         if (!r) return "float not evaluable";
         const double x = r->as_double(), y = g_.value_float(gold);
         return std::fabs(x - y) <= 1e-9 * std::max(1.0, std::fabs(y)) ? ""
@@ -101,6 +107,22 @@ class GoldenComparer {
     } catch (const Error&) {
       return false;
     }
+  }
+  // An unbacked SymBool (item() of a bool tensor) is Eq(u, 1) over an int symbol u in [0, 1]
+  // (semantics.md A.2): its first golden binds u.
+  bool match_bool(ExprId e, bool golden) {
+    if (ar_.kind(e) == ExprKind::Eq) {
+      auto ops = ar_.operands(e);
+      for (size_t i = 0; i < 2 && ops.size() == 2; ++i) {
+        const ExprId sym = ops[i], one = ops[1 - i];
+        if (ar_.kind(sym) == ExprKind::Symbol && !b_.has(ar_.symbol_id(sym)) && ar_.is_integer_const(one) &&
+            ar_.int_value(one) == 1) {
+          b_.set(ar_.symbol_id(sym), golden ? 1 : 0);
+          return true;
+        }
+      }
+    }
+    return match(e, golden ? 1 : 0);
   }
   std::string value_str(ExprId e) {
     try {

@@ -76,11 +76,29 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
     }
   }
   // A dim name used again (e.g. `seq` of input_ids and attention_mask) is the same symbol.
+  // So is a name repeated within this tensor (a square input `["n", "n"]`): later dims reuse
+  // the first dim's symbol.
   FixedVector<ExprId, 16> reused;
   reused.resize(rank);
+  FixedVector<uint32_t, 16> same_as;  // dim of this tensor whose symbol dim d reuses, or rank
+  same_as.resize(rank);
   for (uint32_t d = 0; d < rank; ++d) {
+    same_as[d] = rank;
     if (!(d < spec.size() && spec[d].sym.valid())) continue;
     const uint32_t s = spec[d].sym.index();
+    for (uint32_t e = 0; e < d && same_as[d] == rank; ++e)
+      if (!reused[e].valid() && same_as[e] == rank && e < spec.size() && spec[e].sym == spec[d].sym) same_as[d] = e;
+    if (same_as[d] != rank) {
+      if (sizes[same_as[d]] != sizes[d])
+        throw_error(ErrorKind::ConstraintViolation,
+                    fmt::format("{}.size()[{}] = {} must equal the other dims named '{}' ({})",
+                                env.sources().name(tensor_source), d, sizes[d], graph_.sym_name(spec[d].sym),
+                                sizes[same_as[d]]));
+      dynamic[d] = DimDynamic::Static;  // placeholder; replaced below
+      constraints[d] = nullptr;
+      names[d] = {};
+      continue;
+    }
     if (s < spec_symbols_.size() && spec_symbols_[s].valid()) {
       const ExprId existing = spec_symbols_[s];
       const int64_t existing_value = env.size_hint(existing);
@@ -97,6 +115,7 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
   ShapeEnv::SymbolicTensorMeta meta = env.create_symbolic_sizes_strides_storage_offset(
       sizes, strides, 0, tensor_source, dynamic.span(), {}, constraints.span(), names.span());
   for (uint32_t d = 0; d < rank; ++d) {
+    if (same_as[d] != rank) reused[d] = reused[same_as[d]].valid() ? reused[same_as[d]] : meta.sizes[same_as[d]];
     if (reused[d].valid()) {
       meta.sizes[d] = reused[d];
       env.add_source(reused[d], env.sources().size(tensor_source, d));

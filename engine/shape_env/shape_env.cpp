@@ -672,8 +672,8 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
       const SymbolList& to = *sc->to;
       const bool size_oblivious = sc->size_oblivious;
       for (size_t i = 0; i < from.size(); ++i) {
-        ExprId f = ar.operand(to[i], ar.kind(to[i]) == ExprKind::Add ? 1 : 0);
-        if (ar.kind(to[i]) != ExprKind::Add) f = to[i];
+        // to[i] is fresh + (lo - 1), or the bare fresh symbol when lo == 1 (no operands)
+        const ExprId f = ar.kind(to[i]) == ExprKind::Add ? ar.operand(to[i], 1) : to[i];
         if (ar.symbol_id(f) == sid) {
           const ValueRange rs = self.bound(from[i], size_oblivious);
           const ExtNum hi = rs.hi.kind == ExtNum::Kind::Int ? ExtNum::of(rs.hi.i - rs.lo.i + 1) : rs.hi;

@@ -26,18 +26,22 @@ ExprId nonzero_count(PropContext& ctx, TensorId mask) {
 namespace {
 
 // nonzero: (u, ndim) int64, column-major strides (1, u) as eager allocates them.
-TensorId nonzero_tensor(PropContext& ctx, TensorId x) {
+// `ndim` overrides the column count (where(cond) on a 0-dim cond sees it as (1,)).
+TensorId nonzero_tensor(PropContext& ctx, TensorId x, std::optional<int64_t> ndim = std::nullopt) {
   const ExprId u = nonzero_count(ctx, x);
-  const ExprId sizes[] = {u, ctx.ar.integer(ctx.vals.rank(x))}, strides[] = {ctx.ar.one(), u};
+  const ExprId sizes[] = {u, ctx.ar.integer(ndim ? *ndim : static_cast<int64_t>(ctx.vals.rank(x)))},
+               strides[] = {ctx.ar.one(), u};
   return ctx.new_tensor(DType::Int64, sizes, strides);
 }
 
 void nonzero(PropContext& ctx) { ctx.set_tensor(nonzero_tensor(ctx, ctx.tensor_arg(0))); }
 
-// where(cond) / nonzero_numpy: nonzero(cond).unbind(1), one (u,) view per dim.
+// where(cond) / nonzero_numpy: nonzero(cond).unbind(1), one (u,) view per dim; eager
+// (1.13 nonzero_numpy) unsqueezes a 0-dim cond to (1,) first, so it gives one (u,) tensor.
 void nonzero_tuple(PropContext& ctx) {
   ExprArena& ar = ctx.ar;
-  const TensorId nz = nonzero_tensor(ctx, ctx.tensor_arg(0));
+  const TensorId cond = ctx.tensor_arg(0);
+  const TensorId nz = nonzero_tensor(ctx, cond, std::max<int64_t>(ctx.vals.rank(cond), 1));
   const ExprId u = ctx.vals.sizes(nz)[0];
   const int64_t k = ar.int_value(ctx.vals.sizes(nz)[1]);
   std::vector<TensorId>& cols = ctx.scratch_tensors;
@@ -129,8 +133,8 @@ void unique2(PropContext& ctx) { unique_flat(ctx, ctx.bool_const(ctx.arg(2)), ct
 // _unique(self, sorted, return_inverse)
 void unique1(PropContext& ctx) { unique_flat(ctx, ctx.bool_const(ctx.arg(2)), false, true, false); }
 
-// unique along a dim: size[dim] becomes u; eager computes on the dim moved to the front
-// and moves it back, so the values are not contiguous unless dim == 0. inverse is
+// unique along a dim: size[dim] becomes u; eager computes on the dim transposed to the
+// front and transposes it back, so the values are not contiguous unless dim == 0. inverse is
 // (size[dim],) and counts (u,), always.
 void unique_along(PropContext& ctx, TensorId x, int64_t dim) {
   ExprArena& ar = ctx.ar;
@@ -151,19 +155,16 @@ void unique_along(PropContext& ctx, TensorId x, int64_t dim) {
     if (i != d && ctx.guard_or_false(ar.eq(sizes[i], ar.zero())))
       ctx.fail("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
   const ExprId u = unbacked_size(ctx, 0, n);
-  Dims front;  // (u, other dims...)
-  front.push_back(u);
-  for (size_t i = 0; i < sizes.size(); ++i)
-    if (i != d) front.push_back(sizes[i]);
+  // eager (1.13 _unique_dim_cpu_template): self.transpose(dim, 0).contiguous(), the unique
+  // rows gathered into that layout with size[0] = u, then transpose(0, dim) back
+  Dims front(sizes);  // sizes with dims 0 and d swapped, u in front
+  std::swap(front[0], front[d]);
+  front[0] = u;
   Dims fstrides;
   ctx.contiguous_strides(front, fstrides);
-  Dims osizes, ostrides;  // moveaxis(0, d)
-  for (size_t i = 1; i < front.size(); ++i) {
-    if (osizes.size() == d) osizes.push_back(front[0]), ostrides.push_back(fstrides[0]);
-    osizes.push_back(front[i]), ostrides.push_back(fstrides[i]);
-  }
-  if (osizes.size() == d) osizes.push_back(front[0]), ostrides.push_back(fstrides[0]);
-  out[0] = ctx.new_tensor(ctx.vals.dtype(x), osizes, ostrides);
+  std::swap(front[0], front[d]);
+  std::swap(fstrides[0], fstrides[d]);
+  out[0] = ctx.new_tensor(ctx.vals.dtype(x), front, fstrides);
   const ExprId inv[] = {n}, cnt[] = {u};
   out[1] = ctx.new_contiguous(DType::Int64, inv);
   out[2] = ctx.new_contiguous(DType::Int64, cnt);

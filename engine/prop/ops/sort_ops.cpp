@@ -44,6 +44,14 @@ void argsort(PropContext& ctx) {
   ctx.set_tensor(ctx.new_tensor(DType::Int64, ctx.vals.sizes(self), strides));
 }
 
+// msort(self) = sort(self, dim=0).values (eager calls at::sort)
+void msort(PropContext& ctx) {
+  const TensorId self = ctx.tensor_arg(0);
+  Dims strides;
+  sort_strides(ctx, self, strides);
+  ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(self), ctx.vals.sizes(self), strides));
+}
+
 // topk(self, k, dim=-1, largest, sorted): 0 <= k <= size(dim)
 void topk(PropContext& ctx) {
   ExprArena& ar = ctx.ar;
@@ -83,6 +91,7 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.sort.stable", sort<kKwarg>},
     {"aten.argsort.default", argsort<1>},
     {"aten.argsort.stable", argsort<kKwarg>},
+    {"aten.msort.default", msort},
     {"aten.topk.default", topk},
     {"aten.kthvalue.default", kthvalue},
 };
