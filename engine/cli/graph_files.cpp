@@ -8,7 +8,8 @@
 
 namespace symshape::cli {
 
-std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors) {
+std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors,
+                                            bool with_corpus_files) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const std::string& p : paths) {
@@ -17,7 +18,8 @@ std::vector<std::string> expand_graph_paths(const std::vector<std::string>& path
       std::vector<std::string> found;
       for (const auto& entry : fs::directory_iterator(p, ec)) {
         const std::string name = entry.path().filename().string();
-        if (entry.is_regular_file() && (name.ends_with(".graph.json") || name.ends_with(".graph.fb")))
+        if (entry.is_regular_file() && (name.ends_with(".graph.json") || name.ends_with(".graph.fb") ||
+                                        (with_corpus_files && name.ends_with(".corpus.fb"))))
           found.push_back(entry.path().string());
       }
       std::sort(found.begin(), found.end());

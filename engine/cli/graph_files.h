@@ -10,7 +10,9 @@
 
 namespace symshape::cli {
 
-std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors);
+// `with_corpus_files`: folders also yield their *.corpus.fb files.
+std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors,
+                                            bool with_corpus_files = false);
 
 // Loads fx-graph-json or graph.fb (told apart by content); returns false and fills
 // `error` with every diagnostic.
