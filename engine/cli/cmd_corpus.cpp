@@ -23,7 +23,13 @@ struct CorpusOptions {
   int threads = 0;
   std::string out;
   bool verbose = false;
+  bool no_timing = false;
 };
+
+// --no-timing: results that compare byte for byte between runs (timings zeroed).
+void drop_timings(Results& r) {
+  for (GraphResults& g : r.graphs) g.timing = GraphTiming();
+}
 
 struct LoadedFile {
   std::vector<Graph> graphs;
@@ -91,7 +97,8 @@ int run_corpus_command(const CorpusOptions& opt) {
   run_opt.threads = opt.threads;
   run_opt.progress = [&bar](size_t done, size_t total) { bar.update(done, total); };
   CorpusSummary summary;
-  const Results results = run_corpus(items, rules, run_opt, summary);
+  Results results = run_corpus(items, rules, run_opt, summary);
+  if (opt.no_timing) drop_timings(results);
 
   for (const GraphResults& g : results.graphs) {
     if (g.status == GraphStatus::Ok) {
@@ -121,6 +128,7 @@ int run_corpus_command(const CorpusOptions& opt) {
 struct MergeOptions {
   std::vector<std::string> inputs;
   std::string out;
+  bool no_timing = false;
 };
 
 int run_merge(const MergeOptions& opt) {
@@ -136,6 +144,7 @@ int run_merge(const MergeOptions& opt) {
     fmt::print(stderr, "error: merge: {}\n", error);
     return 1;
   }
+  if (opt.no_timing) drop_timings(merged);
   if (!write_results_file(opt.out, merged, error)) {
     fmt::print(stderr, "error: {}\n", error);
     return 1;
@@ -155,12 +164,14 @@ void register_corpus_commands(CLI::App& app) {
   corpus->add_option("--threads", copt->threads, "worker threads (default: all cores)")->check(CLI::Range(1, 1024));
   corpus->add_option("--out", copt->out, "results file: *.json, otherwise results.fb; written atomically");
   corpus->add_flag("-v,--verbose", copt->verbose, "one line per graph");
+  corpus->add_flag("--no-timing", copt->no_timing, "zero the per-graph timings (results then compare byte for byte)");
   corpus->callback([copt] { exit_code() = run_corpus_command(*copt); });
 
   auto mopt = std::make_shared<MergeOptions>();
   CLI::App* merge = app.add_subcommand("merge", "Merge results of runs over disjoint shards into one");
   merge->add_option("inputs", mopt->inputs, "results files (results.fb or JSON)")->required();
   merge->add_option("-o,--output", mopt->out, "merged results: *.json, otherwise results.fb")->required();
+  merge->add_flag("--no-timing", mopt->no_timing, "zero the per-graph timings");
   merge->callback([mopt] { exit_code() = run_merge(*mopt); });
 }
 
