@@ -3,8 +3,6 @@
 // `symshape merge A B ... -o OUT`: results of disjoint shards combined into the results
 // of one run over all of them. See docs/corpus.md.
 #include <fmt/core.h>
-#include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
 #include <unistd.h>
 
 #include <memory>
@@ -13,7 +11,6 @@
 #include "cli/graph_files.h"
 #include "corpus/corpus_run.h"
 #include "corpus/results_file.h"
-#include "formats/graph_io.h"
 
 namespace symshape::cli {
 namespace {
@@ -31,28 +28,10 @@ void drop_timings(Results& r) {
   for (GraphResults& g : r.graphs) g.timing = GraphTiming();
 }
 
-struct LoadedFile {
-  std::vector<Graph> graphs;
-  Diagnostics diags;
-  bool ok = false;
-};
-
 std::string diagnostics_text(const Diagnostics& diags) {
   std::string out;
   for (const Diagnostic& d : diags.items) out += (out.empty() ? "" : "\n") + d.format();
   return out;
-}
-
-// Files load in parallel (one JSON loader per thread, one shared OpTable); not timed.
-std::vector<LoadedFile> load_files(const std::vector<std::string>& files, OpTable& ops) {
-  std::vector<LoadedFile> loaded(files.size());
-  tbb::enumerable_thread_specific<std::unique_ptr<JsonGraphLoader>> loaders;
-  tbb::parallel_for(size_t(0), files.size(), [&](size_t i) {
-    std::unique_ptr<JsonGraphLoader>& json = loaders.local();
-    if (!json) json = std::make_unique<JsonGraphLoader>();
-    loaded[i].ok = load_graphs(files[i], ops, loaded[i].graphs, *json, loaded[i].diags);
-  });
-  return loaded;
 }
 
 // "[#######.............] 812/2200" redrawn in place on a terminal, at most 100 times.
@@ -79,7 +58,7 @@ int run_corpus_command(const CorpusOptions& opt) {
   const std::vector<std::string> files = expand_graph_paths(opt.paths, errors, /*with_corpus_files=*/true);
   for (const std::string& e : errors) fmt::print(stderr, "error: {}\n", e);
   OpTable ops;
-  std::vector<LoadedFile> loaded = load_files(files, ops);
+  std::vector<GraphFileLoad> loaded = load_graph_files(files, ops);  // not timed
   std::vector<CorpusItem> items;
   for (size_t i = 0; i < files.size(); ++i) {
     for (const Graph& g : loaded[i].graphs) items.push_back({files[i], &g, {}});

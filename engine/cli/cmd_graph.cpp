@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/graph_files.h"
 #include "formats/example_set.h"
 #include "formats/fb_kind.h"
 #include "formats/graph_fb_writer.h"
@@ -51,22 +52,11 @@ std::vector<std::string> expand(const std::vector<std::string>& args, Diagnostic
   return files;
 }
 
-struct FileResult {
-  std::vector<Graph> graphs;
-  Diagnostics diags;
-  bool ok = false;
-};
+using FileResult = GraphFileLoad;
 
 // Loads every file in parallel; graphs share `ops`.
 std::vector<FileResult> load_all(const std::vector<std::string>& files, OpTable& ops) {
-  std::vector<FileResult> results(files.size());
-  tbb::enumerable_thread_specific<std::unique_ptr<JsonGraphLoader>> loaders;
-  tbb::parallel_for(size_t(0), files.size(), [&](size_t i) {
-    std::unique_ptr<JsonGraphLoader>& loader = loaders.local();
-    if (!loader) loader = std::make_unique<JsonGraphLoader>();
-    results[i].ok = load_graphs(files[i], ops, results[i].graphs, *loader, results[i].diags);
-  });
-  return results;
+  return load_graph_files(files, ops);
 }
 
 void print_diags(const Diagnostics& diags) {
