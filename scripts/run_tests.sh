@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh -DSYMSHAPE_WERROR=ON
-ctest --test-dir build --output-on-failure -j 2
+# Tests and benchmarks on explicitly: the main job may have configured build/ without them.
+bash scripts/build.sh -DSYMSHAPE_WERROR=ON -DSYMSHAPE_TESTS=ON -DSYMSHAPE_BENCH=ON
+ctest --test-dir build --output-on-failure --no-tests=error -j 2
