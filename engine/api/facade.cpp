@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "batch/guard_eval.h"
 #include "conform/specialization.h"
 #include "corpus/hints.h"
 #include "corpus/node_shapes.h"
@@ -71,6 +72,7 @@ struct Engine::Impl {
   RuleTable rules;
   std::unique_ptr<SpecializationCache> cache;  // holds the current propagation (entry 0)
   bool compiled = false;
+  GuardProgram program;
 
   const Specialization* current() const { return cache && cache->size() ? &cache->at(0) : nullptr; }
 
@@ -220,6 +222,38 @@ std::vector<std::string> Engine::guards() const {
   } catch (...) {
     return {};
   }
+}
+
+Status Engine::compile_guards() {
+  return guarded(impl_->source, [&] {
+    const Specialization* s = impl_->current();
+    if (!s) return status(StatusCode::InvalidArgument, "compile_guards: propagate first");
+    impl_->program = symshape::compile_guards(impl_->graph, *s);
+    impl_->compiled = true;
+    return Status{};
+  });
+}
+
+Status Engine::evaluate(const int64_t* const* columns, size_t num_columns, size_t num_examples, int32_t* verdicts) const {
+  return guarded(impl_->source, [&] {
+    if (!impl_->compiled) return status(StatusCode::InvalidArgument, "evaluate: compile_guards first");
+    if (num_columns != this->num_columns())
+      return status(StatusCode::InvalidArgument,
+                    fmt::format("evaluate: graph '{}' has {} input columns, {} given", impl_->graph.name(),
+                                this->num_columns(), num_columns));
+    if (num_examples == 0) return Status{};
+    if (columns == nullptr || verdicts == nullptr)
+      return status(StatusCode::InvalidArgument, "evaluate: null columns or verdicts");
+    for (size_t k = 0; k < num_columns; ++k)
+      if (columns[k] == nullptr) return status(StatusCode::InvalidArgument, fmt::format("evaluate: column {} is null", k));
+    const ExampleColumns ex = ExampleColumns::borrow(impl_->graph, columns, num_examples);
+    std::vector<GuardFailure> why(num_examples);
+    evaluate_guards(impl_->program, ex, 0, num_examples, verdicts, why.data());
+    // clause index -> the guard's line in guards()
+    for (size_t e = 0; e < num_examples; ++e)
+      if (verdicts[e] >= 0) verdicts[e] = int32_t(impl_->program.clause_line[size_t(verdicts[e])]);
+    return Status{};
+  });
 }
 
 size_t Engine::num_columns() const {

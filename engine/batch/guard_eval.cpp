@@ -111,7 +111,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
     clauses += local;
   };
   // Fixed grain: the block split, and so every verdict, is the same at any thread count.
-  const tbb::blocked_range<size_t> range(0, nblocks, 4);
+  const tbb::blocked_range<size_t> range(0, nblocks, 64);  // tasks of 4,096 examples
   if (options.threads > 0) {
     tbb::task_arena arena(int(options.threads));
     arena.execute([&] { tbb::parallel_for(range, body, tbb::simple_partitioner()); });

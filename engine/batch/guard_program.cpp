@@ -49,25 +49,26 @@ class Compiler {
   }
 
   void compile_clauses(std::span<const ExprId> clauses) {
-    for (size_t i = 0; i < clauses.size(); ++i) finish_clause(boolean(clauses[i]), fmt::format("clause {}", i));
+    for (size_t i = 0; i < clauses.size(); ++i) finish_clause(boolean(clauses[i]), fmt::format("clause {}", i), uint32_t(i));
   }
 
   void compile() {
     const ProduceGuards& pg = s_->guards;
     // text lines of the source equalities, in order
-    std::vector<const std::string*> eq_text;
+    std::vector<uint32_t> eq_line;
     for (size_t i = 0; i < pg.text.size(); ++i)
-      if (!pg.exprs[i].valid() && !pg.text[i].starts_with("not math.isnan(")) eq_text.push_back(&pg.text[i]);
+      if (!pg.exprs[i].valid() && !pg.text[i].starts_with("not math.isnan(")) eq_line.push_back(uint32_t(i));
     for (size_t j = 0; j < pg.source_equalities.size(); ++j) {
       const auto& [src, expr] = pg.source_equalities[j];
       const uint32_t lhs = load_source(src);
       const uint32_t rhs = value(expr);
-      finish_clause(emit(GuardOp::Eq, lhs, rhs), j < eq_text.size() ? *eq_text[j] : std::string("source equality"));
+      const uint32_t line = j < eq_line.size() ? eq_line[j] : 0;
+      finish_clause(emit(GuardOp::Eq, lhs, rhs), j < eq_line.size() ? pg.text[line] : std::string("source equality"), line);
     }
     for (size_t i = 0; i < pg.exprs.size(); ++i) {
       const ExprId e = pg.exprs[i];
       if (!e.valid()) continue;
-      finish_clause(boolean(e), pg.text[i]);
+      finish_clause(boolean(e), pg.text[i], uint32_t(i));
     }
   }
 
@@ -83,7 +84,8 @@ class Compiler {
     return p_.num_registers++;
   }
 
-  void finish_clause(uint32_t reg, const std::string& text) {
+  void finish_clause(uint32_t reg, const std::string& text, uint32_t line) {
+    p_.clause_line.push_back(line);
     p_.clause_reg.push_back(reg);
     p_.clause_end.push_back(uint32_t(p_.op.size()));
     p_.clause_text.push_back(text);

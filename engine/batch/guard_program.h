@@ -54,6 +54,7 @@ struct GuardProgram {
   // (0/1). A clause whose value cannot be computed for an example (overflow) fails it.
   std::vector<uint32_t> clause_reg, clause_end;
   std::vector<std::string> clause_text;  // PyTorch's guard text of each clause
+  std::vector<uint32_t> clause_line;     // its line in ProducedGuards::text (the clause index for raw clauses)
 
   // Fallback clauses (kinds with no vector kernel: Piecewise, float arithmetic, ...).
   struct Fallback {

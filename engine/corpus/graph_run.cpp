@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "batch/stream.h"
 #include "conform/specialization.h"
 #include "corpus/hints.h"
 #include "corpus/node_shapes.h"
@@ -67,31 +68,25 @@ GraphResults run_graph(const Graph& g, const RuleTable& rules, std::string_view 
   r.guards = s.guards.text;
   r.node_shapes = output_shapes(g, *s.prop, s.env->arena());
 
-  // the examples, in order, through the specialisation cache
+  // the examples, in order, through the batch engine's stream (compiled guard programs)
   const Clock::time_point t1 = Clock::now();
-  SpecializationCache cache(g, rules);
-  std::vector<std::span<const int64_t>> sizes(g.num_placeholders());
+  const ExampleColumns columns = ExampleColumns::from_graph(g);
+  const StreamResult stream = run_stream(g, rules, columns);
+  for (const StreamSpecialization& s : stream.specializations)
+    r.entries.push_back({uint32_t(s.first_example), s.guards, s.triggered_by, uint32_t(s.accepted)});
+  size_t next_rejection = 0;
   for (uint32_t e = 0; e < g.num_examples(); ++e) {
     const ExampleView ex = g.example(e);
-    for (uint32_t p = 0; p < g.num_placeholders(); ++p) sizes[p] = ex.input_sizes(PlaceholderId(p));
     VerdictResult v;
     v.example = e;
     v.has_expected = true;
     v.expected_ok = shape_accepts(ex);
-    std::optional<uint32_t> k = cache.find(sizes);
-    if (!k) {
-      PropStatus est;
-      k = cache.add(sizes, e, est);
-      if (k) r.entries.push_back({e, cache.at(*k).guards.text, {}, 0});
-      else {
-        v.message = est.message;
-        if (est.node.valid() && est.node.index() < g.num_nodes()) v.error_node = std::string(g.node_name(est.node));
-      }
-    }
-    if (k) {
-      v.specialization = int32_t(*k);
-      v.predicted_ok = true;
-      ++r.entries[*k].accepted;
+    v.specialization = stream.verdict[e];
+    v.predicted_ok = stream.verdict[e] >= 0;
+    if (!v.predicted_ok && next_rejection < stream.rejections.size()) {
+      v.message = stream.rejections[next_rejection].message;
+      v.error_node = stream.rejections[next_rejection].node;
+      ++next_rejection;
     }
     v.matches = v.predicted_ok == v.expected_ok;
     r.verdicts.push_back(std::move(v));

@@ -194,3 +194,30 @@ TEST(Facade, OneEnginePerThreadRunsConcurrently) {
 }
 
 }  // namespace
+
+namespace {
+
+// compile_guards + evaluate: plain int64 columns in, the first failing guard's line out.
+TEST(Facade, EvaluatesGuardsOverColumns) {
+  Engine e;
+  ASSERT_TRUE(e.load_file(sample("resnet18.graph.json")).ok());
+  EXPECT_EQ(e.evaluate(nullptr, 0, 1, nullptr).code, StatusCode::InvalidArgument);  // not compiled yet
+  ASSERT_TRUE(e.propagate({{2, 3, 64, 64}}).ok());
+  ASSERT_TRUE(e.compile_guards().ok());
+  ASSERT_EQ(e.num_columns(), 4u);
+  // batch 2 and 5 pass; batch 1 fails `2 <= L['x'].size()[0]`; channels 4 fails `size()[1] == 3`
+  const int64_t n[] = {2, 5, 1, 2}, c[] = {3, 3, 3, 4}, h[] = {64, 97, 64, 64}, w[] = {64, 33, 64, 64};
+  const int64_t* cols[] = {n, c, h, w};
+  int32_t v[4];
+  ASSERT_TRUE(e.evaluate(cols, 4, 4, v).ok());
+  const std::vector<std::string> g = e.guards();
+  EXPECT_EQ(v[0], -1);
+  EXPECT_EQ(v[1], -1);
+  ASSERT_GE(v[2], 0);
+  EXPECT_EQ(g[size_t(v[2])], "2 <= L['x'].size()[0]");
+  ASSERT_GE(v[3], 0);
+  EXPECT_EQ(g[size_t(v[3])], "L['x'].size()[1] == 3");
+  EXPECT_EQ(e.evaluate(cols, 3, 4, v).code, StatusCode::InvalidArgument);  // wrong column count
+}
+
+}  // namespace
