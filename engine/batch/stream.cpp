@@ -1,5 +1,7 @@
 #include "batch/stream.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <memory>
 
@@ -32,13 +34,45 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
   std::vector<GuardFailure> failure;
   std::vector<std::vector<int64_t>> sizes;
   std::vector<std::span<const int64_t>> spans;
+  const bool compile = options.policy == RecompilePolicy::Compile;
+  std::vector<std::vector<int64_t>> first_frame;  // compile: the sizes of the first compile
+  std::vector<std::vector<uint8_t>> dynamic;      // compile: dims made dynamic so far
   size_t next = 0;
   while (true) {
     while (next < n && res.verdict[next] != kUnassigned) ++next;
     if (next == n) break;
     const size_t e = next++;
+    if (compile && programs.size() >= options.recompile_limit) {
+      for (size_t r = e; r < n; ++r)  // the cache is full: everything not served runs eagerly
+        if (res.verdict[r] == kUnassigned) {
+          res.verdict[r] = kUncompiled;
+          ++res.uncompiled;
+        }
+      break;
+    }
     ex.sizes_of(e, sizes);
     spans.assign(sizes.begin(), sizes.end());
+    std::vector<std::string> dynamic_dims;
+    if (compile) {
+      if (first_frame.empty()) {
+        first_frame = sizes;
+        dynamic.assign(sizes.size(), {});
+        for (size_t p = 0; p < sizes.size(); ++p) dynamic[p].assign(sizes[p].size(), 0);
+      } else {
+        // automatic dynamic: a dim whose size differs from the first frame's becomes (and
+        // stays) dynamic; a changed rank makes every dim of that input dynamic
+        for (size_t p = 0; p < sizes.size(); ++p) {
+          if (dynamic[p].size() < sizes[p].size()) dynamic[p].resize(sizes[p].size(), 1);
+          for (size_t d = 0; d < sizes[p].size(); ++d)
+            if (sizes[p].size() != first_frame[p].size() || sizes[p][d] != first_frame[p][d]) dynamic[p][d] = 1;
+        }
+      }
+      for (size_t p = 0; p < dynamic.size(); ++p)
+        for (size_t d = 0; d < dynamic[p].size(); ++d)
+          if (dynamic[p][d])
+            dynamic_dims.push_back(fmt::format("{}.size()[{}]", g.node_name(g.placeholder_node(PlaceholderId(uint32_t(p)))), d));
+      cache.set_input_policy(InputPolicy::Automatic, dynamic);
+    }
     const Clock::time_point t0 = Clock::now();
     PropStatus st;
     const std::optional<uint32_t> k = cache.add(spans, uint32_t(e), st);
@@ -59,6 +93,7 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
     out.hints = sizes;
     out.guards = s.guards.text;
     out.clauses = p.num_clauses();
+    out.dynamic_dims = std::move(dynamic_dims);
     out.instructions = p.num_instructions();
     for (size_t j = programs.size() - 1; j-- > 0;) {  // newest entry first, as the recompile log
       const int32_t c = clause_of[j][e - cache.at(uint32_t(j)).first_example];

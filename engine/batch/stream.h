@@ -20,14 +20,21 @@
 
 namespace symshape {
 
-enum class RecompilePolicy : uint8_t { Export };
+// Export: the graph's dynamic_shapes spec decides which dims are dynamic (torch.export).
+// Compile: torch.compile's default recompiles (docs/batch.md § --policy compile): the first
+// example compiles with every dim static; an example no entry accepts recompiles with the
+// dims whose sizes differ from the first frame's made dynamic (automatic dynamic shapes,
+// 0/1 still specialised); past `recompile_limit` entries the rest run uncompiled.
+enum class RecompilePolicy : uint8_t { Export, Compile };
 
 struct StreamOptions {
   RecompilePolicy policy = RecompilePolicy::Export;
+  uint32_t recompile_limit = 8;  // torch._dynamo.config.cache_size_limit (recompile_limit)
   GuardEvalOptions eval;
 };
 
-inline constexpr int32_t kRejected = -1;  // verdict: no specialisation, tracing failed
+inline constexpr int32_t kRejected = -1;    // verdict: no specialisation, tracing failed
+inline constexpr int32_t kUncompiled = -2;  // verdict: past the recompile limit, runs eagerly
 
 struct StreamSpecialization {
   uint64_t first_example = 0;            // the example whose sizes were the hints
@@ -36,6 +43,7 @@ struct StreamSpecialization {
   std::vector<std::string> triggered_by; // the first failing guard of each earlier entry, newest first
   uint64_t accepted = 0;
   size_t clauses = 0, instructions = 0;  // of its compiled guard program
+  std::vector<std::string> dynamic_dims; // compile policy: the dims traced dynamic, e.g. "x.size()[0]"
 };
 
 struct StreamResult {
@@ -47,6 +55,7 @@ struct StreamResult {
     std::string message;
   };
   std::vector<Rejection> rejections;     // in example order
+  uint64_t uncompiled = 0;               // compile policy: examples past the recompile limit
   uint64_t clauses = 0;                  // guard relations checked, one per example each
   double guard_seconds = 0.0;            // guard evaluation alone (no tracing, no loading)
   double trace_seconds = 0.0;            // propagation + guard compilation

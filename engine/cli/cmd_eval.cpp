@@ -22,6 +22,7 @@ namespace {
 struct EvalOptions {
   std::string graph, examples, policy = "export", out, isa;
   unsigned threads = 0;
+  uint32_t recompile_limit = 8;
   bool json = false;
 };
 
@@ -41,6 +42,7 @@ bool load_examples(const Graph& g, const std::string& path, ExampleColumns& ex) 
 std::string verdict_text(const StreamResult& r, size_t e, size_t& next_rejection) {
   const int32_t v = r.verdict[e];
   if (v >= 0) return fmt::format("{}", v);
+  if (v == kUncompiled) return "uncompiled";
   const StreamResult::Rejection& rej = r.rejections[next_rejection++];
   return rej.node.empty() ? fmt::format("rejected\t{}", rej.message) : fmt::format("rejected\t{}: {}", rej.node, rej.message);
 }
@@ -59,6 +61,8 @@ int run_eval(const EvalOptions& opt) {
   if (!load_examples(g, opt.examples, ex)) return 2;  // loading is not timed
   StreamOptions so;
   so.eval.threads = opt.threads;
+  so.policy = opt.policy == "compile" ? RecompilePolicy::Compile : RecompilePolicy::Export;
+  so.recompile_limit = opt.recompile_limit;
   if (!opt.isa.empty()) {
     bool found = false;
     for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512})
@@ -94,13 +98,14 @@ int run_eval(const EvalOptions& opt) {
     for (size_t k = 0; k < r.specializations.size(); ++k) {
       const StreamSpecialization& s = r.specializations[k];
       js.push_back({{"index", k}, {"first_example", s.first_example}, {"hints", s.hints}, {"accepted", s.accepted},
-                    {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"clauses", s.clauses},
+                    {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"dynamic_dims", s.dynamic_dims}, {"clauses", s.clauses},
                     {"instructions", s.instructions}});
     }
     nlohmann::json jr = nlohmann::json::array();
     for (const auto& rej : r.rejections) jr.push_back({{"example", rej.example}, {"node", rej.node}, {"message", rej.message}});
     fmt::print("{}\n", nlohmann::json({{"graph", g.name()}, {"policy", opt.policy}, {"examples", n},
-                                       {"specializations", js}, {"rejected", jr}, {"verdicts", r.verdict},
+                                       {"specializations", js}, {"rejected", jr}, {"uncompiled", r.uncompiled},
+                                       {"verdicts", r.verdict},
                                        {"isa", isa_name(so.eval.isa)}, {"clauses", r.clauses},
                                        {"guard_seconds", r.guard_seconds}})
                            .dump());
@@ -110,6 +115,7 @@ int run_eval(const EvalOptions& opt) {
       fmt::print("specialization {}: first example {}, accepted {} example(s), {} guard clause(s)\n", k, s.first_example,
                  s.accepted, s.clauses);
       if (!s.triggered_by.empty()) fmt::print("  {}\n", recompile_reason(s));
+      if (!s.dynamic_dims.empty()) fmt::print("  dynamic: {}\n", fmt::join(s.dynamic_dims, ", "));
       for (const std::string& line : s.guards) fmt::print("  guard: {}\n", line);
     }
     size_t shown = 0;
@@ -121,6 +127,9 @@ int run_eval(const EvalOptions& opt) {
       fmt::print("rejected: example {}: {}{}\n", rej.example, rej.node.empty() ? "" : rej.node + ": ", rej.message);
     }
   }
+  if (r.uncompiled)
+    fmt::print("uncompiled: {} example(s) past the recompile limit of {} entries ran without a compiled entry\n",
+               r.uncompiled, so.recompile_limit);
   fmt::print("eval: examples={} specializations={} rejected={} examples_per_s={:.0f} clauses_per_s={:.0f}\n", n,
              r.specializations.size(), r.rejections.size(), examples_per_s, clauses_per_s);
   return 0;
@@ -153,8 +162,11 @@ void register_eval(CLI::App& app) {
   CLI::App* eval = app.add_subcommand("eval", "Run a stream of example input sizes against one graph's guards");
   eval->add_option("graph", opt->graph, "graph file (fx-graph-json or graph.fb)")->required();
   eval->add_option("--examples", opt->examples, "NDJSON (one {\"input\": [sizes]} per line) or examples.fb")->required();
-  eval->add_option("--policy", opt->policy, "export: the graph's dynamic_shapes spec decides the dynamic dims")
-      ->check(CLI::IsMember({"export"}));
+  eval->add_option("--policy", opt->policy,
+                   "export: the graph's dynamic_shapes spec decides the dynamic dims; compile: torch.compile's "
+                   "automatic dynamic recompiles (static first, changed dims dynamic, at most --recompile-limit entries)")
+      ->check(CLI::IsMember({"export", "compile"}));
+  eval->add_option("--recompile-limit", opt->recompile_limit, "compile policy: cache entries before the rest run uncompiled");
   eval->add_option("--threads", opt->threads, "worker threads for guard evaluation (0: all cores)");
   eval->add_option("--isa", opt->isa, "force the instruction set: scalar, sse2, avx2, avx512 (default: the best, or $SYMSHAPE_ISA)");
   eval->add_option("--out", opt->out, "write per-example verdicts (tab-separated) to this file");
