@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -243,6 +244,75 @@ class Compiler {
 
 }  // namespace
 
+// Liveness-based register reuse: the SSA program names one register per instruction; a
+// block's registers (values + poison, kBlock lanes each) must stay in cache, so registers
+// whose last reader has run are handed to later instructions. An instruction never writes
+// a register it reads (its operands are freed after its destination is chosen).
+void allocate_registers(GuardProgram& p) {
+  const size_t n = p.op.size();
+  constexpr uint32_t kUnused = std::numeric_limits<uint32_t>::max();
+  auto reads = [&](size_t i, auto&& fn) {
+    switch (p.op[i]) {
+      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
+      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+        fn(p.a[i]);
+        break;
+      case GuardOp::Fallback:
+        for (uint32_t r : p.fallbacks[size_t(p.imm[i])].symbol_register)
+          if (r != kUnused) fn(r);
+        break;
+      default:
+        fn(p.a[i]);
+        fn(p.b[i]);
+        break;
+    }
+  };
+  std::vector<uint32_t> last_use(p.num_registers, 0);
+  for (size_t i = 0; i < n; ++i) reads(i, [&](uint32_t r) { last_use[r] = uint32_t(i); });
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)  // a clause reads its register after its last instruction
+    last_use[p.clause_reg[c]] = std::max(last_use[p.clause_reg[c]], p.clause_end[c] - 1);
+  std::vector<uint32_t> phys(p.num_registers, kUnused), free_list;
+  uint32_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = p.dst[i];
+    uint32_t r;
+    if (!free_list.empty()) {
+      r = free_list.back();
+      free_list.pop_back();
+    } else {
+      r = count++;
+    }
+    phys[v] = r;
+    // operands (and this result, if nobody reads it) die here
+    std::vector<uint32_t> dying;
+    reads(i, [&](uint32_t o) {
+      if (last_use[o] == i) dying.push_back(o);
+    });
+    if (last_use[v] <= i) dying.push_back(v);
+    std::sort(dying.begin(), dying.end());
+    dying.erase(std::unique(dying.begin(), dying.end()), dying.end());
+    // rename the operands before their registers are recycled
+    switch (p.op[i]) {
+      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
+      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+        p.a[i] = phys[p.a[i]];
+        break;
+      case GuardOp::Fallback:
+        for (uint32_t& reg : p.fallbacks[size_t(p.imm[i])].symbol_register)
+          if (reg != kUnused) reg = phys[reg];
+        break;
+      default:
+        p.a[i] = phys[p.a[i]];
+        p.b[i] = phys[p.b[i]];
+        break;
+    }
+    p.dst[i] = r;
+    for (uint32_t d : dying) free_list.push_back(phys[d]);
+  }
+  for (uint32_t& c : p.clause_reg) c = phys[c];
+  p.num_registers = count;
+}
+
 GuardProgram compile_guards(const Graph& graph, const Specialization& spec) {
   GuardProgram p;
   std::vector<uint32_t> ranks;
@@ -250,6 +320,7 @@ GuardProgram compile_guards(const Graph& graph, const Specialization& spec) {
   Compiler c(spec.env->arena(), std::move(ranks), p);
   c.bind_sources(spec);
   c.compile();
+  allocate_registers(p);
   return p;
 }
 
@@ -259,6 +330,7 @@ GuardProgram compile_clauses(const ExprArena& arena, std::span<const ExprId> cla
   Compiler c(arena, std::move(ranks), p);
   c.bind_columns(symbol_column);
   c.compile_clauses(clauses);
+  allocate_registers(p);
   return p;
 }
 
