@@ -194,16 +194,7 @@ class Compiler {
         break;
       }
       case ExprKind::FloorDiv:
-      case ExprKind::CleanDiv: {
-        if (!positive_constant(ar_.operand(e, 1))) {
-          r = fallback(e);
-          break;
-        }
-        const int64_t c = ar_.int_value(ar_.operand(e, 1));
-        p_.dividers.push_back(libdivide::libdivide_s64_branchfree_gen(c));
-        r = emit(GuardOp::FloorDivConst, value(ar_.operand(e, 0)), uint32_t(p_.dividers.size() - 1), c);
-        break;
-      }
+      case ExprKind::CleanDiv:
       case ExprKind::Mod:
       case ExprKind::PythonMod: {
         if (!positive_constant(ar_.operand(e, 1))) {
@@ -211,8 +202,10 @@ class Compiler {
           break;
         }
         const int64_t c = ar_.int_value(ar_.operand(e, 1));
+        const bool div = ar_.kind(e) == ExprKind::FloorDiv || ar_.kind(e) == ExprKind::CleanDiv;
         p_.dividers.push_back(libdivide::libdivide_s64_branchfree_gen(c));
-        r = emit(GuardOp::ModConst, value(ar_.operand(e, 0)), uint32_t(p_.dividers.size() - 1), c);
+        r = emit(div ? GuardOp::FloorDivConst : GuardOp::ModConst, value(ar_.operand(e, 0)),
+                 uint32_t(p_.dividers.size() - 1), c);
         break;
       }
       case ExprKind::Max: r = binary_chain(GuardOp::Max, e); break;
