@@ -257,6 +257,11 @@ pyb::array_t<bool> run_guards(const GuardBatch& gb, const pyb::array_t<int64_t>&
 }  // namespace
 
 void bind_graph(pyb::module_& m) {
+  m.def("supported_targets", [] {
+    std::vector<std::string> out;
+    for (std::string_view t : RuleTable::supported_targets()) out.emplace_back(t);
+    return out;
+  }, "every call_function target the engine has a rule for");
   pyb::class_<GraphHandle, GraphPtr>(m, "Graph", "A loaded fx-graph-json / graph.fb graph")
       .def_static("load", &load_path, pyb::arg("path"), "Load a *.graph.json or *.graph.fb file")
       .def_static("from_bytes", &load_bytes, pyb::arg("data"), pyb::arg("name") = "<bytes>",
