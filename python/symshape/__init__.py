@@ -31,6 +31,6 @@ def export(model, example_inputs, dynamic_shapes=None, path=None, **kwargs):
 
 
 def verify(model, examples, dynamic_shapes=None, **kwargs):
-    """Export, run in PyTorch and in the engine, compare (see symshape.verify.verify)."""
-    from .verify import verify as _verify
+    """Export, run in PyTorch and in the engine, compare (see symshape.verification.verify)."""
+    from .verification import verify as _verify
     return _verify(model, examples, dynamic_shapes=dynamic_shapes, **kwargs)

@@ -263,14 +263,16 @@ class Tracer:
         if self.supported and not self.supported(target) and op_name.endswith("_") \
                 and self.supported(f"aten.{op_name[:-1]}.{ov}"):
             target = f"aten.{op_name[:-1]}.{ov}"  # in-place op the engine lacks: its functional form
-        result = func(*args, **kwargs)
+        with torch._C.DisableTorchFunction():
+            result = func(*args, **kwargs)
         n = self.w.call(target, [self.arg(v) for v in pos], {k: self.arg(v) for k, v in kw.items()}, base=op_name)
         self.register(n, result)
         return result
 
     def getitem(self, t, idx):
         """Python indexing -> slice / select / unsqueeze / index (FORMAT.md)."""
-        result = t[idx]
+        with torch._C.DisableTorchFunction():
+            result = torch._C._TensorBase.__getitem__(t, idx)
         if not isinstance(idx, tuple):
             idx = (idx,)
         cur, cur_t, dim = self.ref_of(t), t, 0
@@ -293,7 +295,7 @@ class Tracer:
                 step = 1 if i.step is None else i.step
                 cur = self.w.call("aten.slice.Tensor", [{"node": cur}, dim, self.arg(start), self.arg(end),
                                                         self.arg(step)], {}, base="slice")
-                cur_t = cur_t[(slice(None),) * dim + (i,)]
+                cur_t = torch._C._TensorBase.__getitem__(cur_t, (slice(None),) * dim + (i,))
                 dim += 1
             elif isinstance(i, int) and not isinstance(i, bool):
                 cur = self.w.call("aten.select.int", [{"node": cur}, dim, self.arg(i)], {}, base="select")
@@ -311,6 +313,40 @@ class Tracer:
         self.tensor_ref[id(result)] = cur
         self.keep.append(result)
         return result
+
+
+@contextlib.contextmanager
+def _plain_parameters(model):
+    """nn.Parameter disables __torch_function__, and 1.13 then skips the mode for calls on
+    a parameter (self.table[idx], self.cls_token.expand(...)): while capturing, modules hold
+    plain tensors sharing the parameters' storage (tied parameters stay one tensor)."""
+    swapped, plain = [], {}
+    for m in model.modules():
+        for k, p in list(m._parameters.items()):
+            if p is not None:
+                plain.setdefault(id(p), p.detach())
+                swapped.append((m, k, p))
+                m._parameters[k] = plain[id(p)]
+    try:
+        yield
+    finally:
+        for m, k, p in swapped:
+            m._parameters[k] = p
+
+
+@contextlib.contextmanager
+def _indexing_captured(tracer):
+    """1.13's Tensor.__getitem__ has fast paths (x[1], x[None], x[idx]) that never reach
+    the mode: while capturing, indexing goes to the tracer directly."""
+    def getitem(self, idx):
+        with torch.overrides._pop_mode_temporarily():
+            return tracer.getitem(self, idx)
+    old = torch.Tensor.__getitem__
+    torch.Tensor.__getitem__ = getitem
+    try:
+        yield
+    finally:
+        torch.Tensor.__getitem__ = old
 
 
 def _module_hooks(tracer, model):
@@ -424,6 +460,11 @@ def _is_aten_graph(gm):
 
 
 def _trace_module(model, example_inputs, supported):
+    with _plain_parameters(model):
+        return _trace_module_plain(model, example_inputs, supported)
+
+
+def _trace_module_plain(model, example_inputs, supported):
     tracer = Tracer(model, (lambda t: t in supported) if supported else None)
     names = _input_names(model, len(example_inputs))
     for n, t in zip(names, example_inputs):
@@ -433,7 +474,7 @@ def _trace_module(model, example_inputs, supported):
         tracer.keep.append(t)
     handles = _module_hooks(tracer, model)
     try:
-        with torch.no_grad(), _wrappers_run_their_bodies(), _Capture(tracer):
+        with torch.no_grad(), _wrappers_run_their_bodies(), _indexing_captured(tracer), _Capture(tracer):
             out = model(*example_inputs)
     finally:
         for h in handles:

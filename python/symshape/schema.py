@@ -42,7 +42,7 @@ def _split_top(text):
     return out
 
 
-_TYPE_RE = re.compile(r"^(\w+)(\([a-z!|*]*\))?(\?)?(\[(\d*)\])?(\?)?$")
+_TYPE_RE = re.compile(r"^(\w+)(\([^)]*\))?(\?)?(\[(\d*)\])?(\?)?$")
 
 
 def parse_params(schema):
