@@ -252,9 +252,8 @@ class Tracer:
         """Record one ATen call (after `rewrite` maps the Python call to schema arguments)."""
         call_args = rewrite() if rewrite else list(args)
         call_kwargs = {} if rewrite else kwargs
-        is_method = isinstance(args[0], torch.Tensor) if args else False
         prefer = (lambda ov: self.supported(f"aten.{op_name}.{ov}")) if self.supported else None
-        b = sch.bind(op_name, call_args, call_kwargs, pack_varargs=is_method, prefer=prefer)
+        b = sch.bind(op_name, call_args, call_kwargs, pack_varargs=True, prefer=prefer)
         if b is None:
             raise ExportError(f"no ATen overload of '{op_name}' fits the call {getattr(func, '__qualname__', op_name)}"
                               f"({', '.join(type(a).__name__ for a in call_args)}){self.where()}")
