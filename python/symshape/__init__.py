@@ -34,3 +34,11 @@ def verify(model, examples, dynamic_shapes=None, **kwargs):
     """Export, run in PyTorch and in the engine, compare (see symshape.verification.verify)."""
     from .verification import verify as _verify
     return _verify(model, examples, dynamic_shapes=dynamic_shapes, **kwargs)
+
+
+def __getattr__(name):
+    # the exporter imports torch: load it only when asked for
+    if name in ("exporter", "ExportError"):
+        from . import exporter
+        return exporter if name == "exporter" else exporter.ExportError
+    raise AttributeError(f"module 'symshape' has no attribute {name!r}")
