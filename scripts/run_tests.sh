@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh -DSYMSHAPE_WERROR=ON
+bash scripts/install_python.sh
 ctest --test-dir build --output-on-failure -j 2
