@@ -33,7 +33,7 @@ GuardBatch::GuardBatch(std::shared_ptr<const PropagationHandle> p) : p_(std::mov
     if (!in) throw Error(ErrorKind::Internal, "a guard symbol has no input source");
     const uint32_t sym = ar.symbol_id(pg.bound_symbols[i]).index();
     symbol_slots_ = std::max(symbol_slots_, sym + 1);
-    feeds_.push_back({sym, *in, in->kind == SourceKind::Size ? column_of(in->placeholder, in->dim) : -1});
+    feeds_.push_back({sym, *in});
   }
   for (ExprId e : pg.exprs)
     if (e.valid()) roots_.push_back(e);
@@ -59,71 +59,59 @@ std::vector<std::string> GuardBatch::column_names() const {
   return names;
 }
 
-int64_t GuardBatch::source_value(const InputSource& s, const std::vector<const int64_t*>& col, size_t row,
-                                 bool& ok) const {
-  const Graph& g = p_->g->graph;
-  const uint32_t rank = g.placeholder_rank(PlaceholderId(s.placeholder));
-  switch (s.kind) {
-    case SourceKind::Size: return col[column_of(s.placeholder, s.dim)][row];
-    case SourceKind::Stride: {
-      int64_t stride = 1;  // contiguous inputs: product of max(size, 1) to the right
-      for (uint32_t d = rank; d-- > s.dim + 1;)
-        if (__builtin_mul_overflow(stride, std::max<int64_t>(col[column_of(s.placeholder, d)][row], 1), &stride))
-          ok = false;
-      return stride;
-    }
-    default: return 0;
-  }
-}
-
 void GuardBatch::evaluate(const std::vector<const int64_t*>& col, size_t rows, uint8_t* verdict) const {
+  const Graph& g = p_->g->graph;
   const size_t nroots = roots_.size();
+  const size_t ncols = columns_.size();
   const size_t chunk = std::min(rows, kChunkRows);
   std::vector<int64_t> out(nroots * chunk);
   std::vector<int64_t*> out_ptr(nroots);
   std::vector<uint8_t> error_rows(chunk);
   std::vector<const int64_t*> sym_col(symbol_slots_, nullptr);
-  std::vector<std::vector<int64_t>> derived(feeds_.size());  // stride / offset feeds, per chunk
-  std::vector<uint8_t> derived_bad(chunk);
+  // Contiguous strides of every input dim, a column per dim (product of max(size, 1) to
+  // the right), and a zero column for storage offsets; computed per chunk, column-wise.
+  std::vector<int64_t> strides(ncols * chunk);
+  std::vector<int64_t> zeros(chunk, 0);
+  std::vector<uint8_t> overflow(chunk);
+  auto column = [&](const InputSource& s, size_t begin) -> const int64_t* {
+    const size_t c = static_cast<size_t>(column_of(s.placeholder, s.dim));
+    switch (s.kind) {
+      case SourceKind::Size: return col[c] + begin;
+      case SourceKind::Stride: return strides.data() + c * chunk;
+      default: return zeros.data();
+    }
+  };
   for (size_t begin = 0; begin < rows; begin += chunk) {
     const size_t n = std::min(chunk, rows - begin);
-    std::fill(derived_bad.begin(), derived_bad.begin() + n, 0);
-    for (size_t f = 0; f < feeds_.size(); ++f) {
-      const SymbolFeed& feed = feeds_[f];
-      if (feed.column >= 0) {
-        sym_col[feed.symbol] = col[feed.column] + begin;
-        continue;
+    std::fill(overflow.begin(), overflow.begin() + n, 0);
+    for (uint32_t ph = 0; ph < g.num_placeholders(); ++ph) {
+      const uint32_t rank = g.placeholder_rank(PlaceholderId(ph));
+      if (rank == 0) continue;
+      const size_t first = first_column_[ph];
+      int64_t* last = strides.data() + (first + rank - 1) * chunk;
+      std::fill(last, last + n, 1);
+      for (uint32_t d = rank - 1; d-- > 0;) {
+        const int64_t* right = strides.data() + (first + d + 1) * chunk;
+        const int64_t* size = col[first + d + 1] + begin;
+        int64_t* here = strides.data() + (first + d) * chunk;
+        for (size_t r = 0; r < n; ++r)
+          overflow[r] |= __builtin_mul_overflow(right[r], std::max<int64_t>(size[r], 1), &here[r]);
       }
-      derived[f].resize(chunk);
-      for (size_t r = 0; r < n; ++r) {
-        bool ok = true;
-        derived[f][r] = source_value(feed.source, col, begin + r, ok);
-        if (!ok) derived_bad[r] = 1;
-      }
-      sym_col[feed.symbol] = derived[f].data();
     }
+    for (const SymbolFeed& feed : feeds_) sym_col[feed.symbol] = column(feed.source, begin);
     for (size_t k = 0; k < nroots; ++k) out_ptr[k] = out.data() + k * chunk;
     std::fill(error_rows.begin(), error_rows.begin() + n, 0);
     if (nroots) program_->run(sym_col, n, out_ptr, error_rows.data());
     uint8_t* v = verdict + begin;
-    for (size_t r = 0; r < n; ++r) v[r] = error_rows[r] == 0 && derived_bad[r] == 0;
+    for (size_t r = 0; r < n; ++r) v[r] = error_rows[r] == 0 && overflow[r] == 0;
     for (size_t k = 0; k < guard_roots_; ++k) {
       const int64_t* o = out_ptr[k];
       for (size_t r = 0; r < n; ++r) v[r] &= o[r] != 0;
     }
     for (size_t k = guard_roots_; k < nroots; ++k) {
-      const InputSource& s = equality_sources_[k - guard_roots_];
       const int64_t* o = out_ptr[k];
-      if (s.kind == SourceKind::Size) {
-        const int64_t* c = col[column_of(s.placeholder, s.dim)] + begin;
-        for (size_t r = 0; r < n; ++r) v[r] &= o[r] == c[r];
-      } else {
-        for (size_t r = 0; r < n; ++r) {
-          bool ok = true;
-          const int64_t value = source_value(s, col, begin + r, ok);
-          v[r] &= ok && o[r] == value;
-        }
-      }
+      const int64_t* c = column(equality_sources_[k - guard_roots_], begin);
+      for (size_t r = 0; r < n; ++r) v[r] &= o[r] == c[r];
     }
   }
 }

@@ -39,9 +39,7 @@ class GuardBatch {
   struct SymbolFeed {
     uint32_t symbol;       // arena symbol index
     InputSource source;
-    int32_t column;        // size column, -1 for a stride / offset
   };
-  int64_t source_value(const InputSource& s, const std::vector<const int64_t*>& col, size_t row, bool& ok) const;
   int32_t column_of(uint32_t placeholder, uint32_t dim) const;
 
   std::shared_ptr<const PropagationHandle> p_;
