@@ -15,6 +15,7 @@ from ._symshape import (  # noqa: F401
 )
 from .corpus import conform_corpus  # noqa: F401
 from .dims import Dim  # noqa: F401
+from .suggest import suggest_dynamic_shapes  # noqa: F401
 
 
 def load(path_or_bytes, name="<bytes>"):
