@@ -29,6 +29,16 @@ std::vector<std::string> strs(const flatbuffers::Vector<Offset<flatbuffers::Stri
 
 }  // namespace
 
+const char* graph_status_name(GraphStatus s) {
+  switch (s) {
+    case GraphStatus::Ok: return "ok";
+    case GraphStatus::LoadError: return "load_error";
+    case GraphStatus::PropagationError: return "propagation_error";
+    case GraphStatus::Unsupported: return "unsupported";
+  }
+  return "?";
+}
+
 flatbuffers::DetachedBuffer write_results_fb(const Results& r) {
   FlatBufferBuilder b(1 << 12);
   std::vector<Offset<fb::GraphResult>> graphs;
@@ -43,9 +53,18 @@ flatbuffers::DetachedBuffer write_results_fb(const Results& r) {
     std::vector<Offset<fb::Verdict>> verdicts;
     for (const VerdictResult& v : g.verdicts)
       verdicts.push_back(fb::CreateVerdict(b, v.example, v.expected_ok, v.predicted_ok, v.matches,
-                                           b.CreateString(v.error_node), b.CreateString(v.message)));
+                                           b.CreateString(v.error_node), b.CreateString(v.message), v.specialization,
+                                           v.has_expected));
+    std::vector<Offset<fb::SpecializationEntry>> entries;
+    for (const SpecializationEntryResult& e : g.entries)
+      entries.push_back(
+          fb::CreateSpecializationEntry(b, e.first_example, strings(b, e.guards), strings(b, e.created_by), e.accepted));
+    const auto timing = fb::CreateTiming(b, g.timing.propagate_ns, g.timing.compile_ns, g.timing.eval_ns);
     graphs.push_back(fb::CreateGraphResult(b, b.CreateString(g.name), g.ok, b.CreateString(g.error), b.CreateVector(specs),
-                                           strings(b, g.guards), b.CreateVector(shapes), b.CreateVector(verdicts)));
+                                           strings(b, g.guards), b.CreateVector(shapes), b.CreateVector(verdicts),
+                                           b.CreateString(g.file), uint8_t(g.status), g.nodes,
+                                           b.CreateString(g.error_node), strings(b, g.hints),
+                                           b.CreateString(g.hints_from), b.CreateVector(entries), g.examples, timing));
   }
   fb::FinishResultsBuffer(b, fb::CreateResults(b, 1, b.CreateString(r.producer), b.CreateVector(graphs)));
   return b.Release();
@@ -91,7 +110,22 @@ bool read_results_fb(const uint8_t* data, size_t size, Results& out, std::string
     if (g->verdicts())
       for (const fb::Verdict* v : *g->verdicts())
         gr.verdicts.push_back({v->example(), v->expected_ok(), v->predicted_ok(), v->matches(), str(v->error_node()),
-                               str(v->message())});
+                               str(v->message()), v->specialization(), v->has_expected()});
+    gr.file = str(g->file());
+    if (g->status() > uint8_t(GraphStatus::Unsupported)) {
+      error = fmt::format("graph '{}': invalid status {}", gr.name, g->status());
+      return false;
+    }
+    gr.status = GraphStatus(g->status());
+    gr.nodes = g->nodes();
+    gr.error_node = str(g->error_node());
+    gr.hints = strs(g->hints());
+    gr.hints_from = str(g->hints_from());
+    if (g->entries())
+      for (const fb::SpecializationEntry* e : *g->entries())
+        gr.entries.push_back({e->first_example(), strs(e->guards()), strs(e->created_by()), e->accepted()});
+    gr.examples = g->examples();
+    if (const fb::Timing* t = g->timing()) gr.timing = {t->propagate_ns(), t->compile_ns(), t->eval_ns()};
     out.graphs.push_back(std::move(gr));
   }
   return true;

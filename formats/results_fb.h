@@ -38,6 +38,26 @@ struct VerdictResult {
   bool matches = false;
   std::string error_node;
   std::string message;
+  int32_t specialization = -1;  // entry that accepted the example, -1 none
+  bool has_expected = false;    // expected_ok is known (golden examples)
+};
+
+// One compiled specialisation (a recompile).
+struct SpecializationEntryResult {
+  uint32_t first_example = 0;
+  std::vector<std::string> guards;
+  std::vector<std::string> created_by;  // guard failures of earlier entries
+  uint32_t accepted = 0;
+};
+
+enum class GraphStatus : uint8_t { Ok, LoadError, PropagationError, Unsupported };
+const char* graph_status_name(GraphStatus s);
+
+// Wall-clock time of one graph's work; not part of a canonical comparison.
+struct GraphTiming {
+  uint64_t propagate_ns = 0;
+  uint64_t compile_ns = 0;
+  uint64_t eval_ns = 0;
 };
 
 struct GraphResults {
@@ -48,6 +68,16 @@ struct GraphResults {
   std::vector<std::string> guards;
   std::vector<NodeShapeResult> node_shapes;
   std::vector<VerdictResult> verdicts;
+  // written by `symshape corpus`
+  std::string file{};  // file name without its directory
+  GraphStatus status = GraphStatus::Ok;
+  uint32_t nodes = 0;
+  std::string error_node{};
+  std::vector<std::string> hints{};  // "name=[d0, d1]" per placeholder
+  std::string hints_from{};          // "example N" or "synthesised"
+  std::vector<SpecializationEntryResult> entries{};
+  uint32_t examples = 0;
+  GraphTiming timing{};
 };
 
 struct Results {

@@ -25,6 +25,7 @@ cmake --install build --prefix "$PWD/install-root"
 cmake -S tests/install_consumer -B build-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/install-root"
 cmake --build build-consumer
 ./build-consumer/consumer
+./build-consumer/consumer data/samples/resnet18.graph.json
 ./install-root/bin/symshape conform data/samples >/dev/null
 
 if [ -f scripts/fuzz.sh ]; then

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "expr/bound.h"
 #include "expr/canonical.h"
+#include "expr/equality.h"
 #include "expr/expr.h"
 #include "expr/parser.h"
 #include "expr/printer.h"
@@ -94,20 +95,6 @@ class Symbols {
 
 void add_range_option(CLI::App* cmd, ExprOptions& opts) {
   cmd->add_option("--range", opts.ranges, "Range of a symbol: NAME=LO:HI (integers, -oo, oo); repeatable");
-}
-
-// Provable equality: same canonical node, same expanded form, both sides or their
-// difference bounded to one value (relations: the same canonical boolean form).
-bool provably_equal(ExprArena& a, ExprId x, ExprId y, const std::vector<ValueRange>& ranges) {
-  if (x == y) return true;
-  if (a.is_boolean(x) || a.is_boolean(y)) return canonicalize_bool(a, x) == canonicalize_bool(a, y);
-  // both sides pinned to the same single value by the ranges
-  const ValueRange rx = bound(a, x, ranges), ry = bound(a, y, ranges);
-  if (rx.is_singleton() && ry.is_singleton() && rx.lo == ry.lo && rx.lo.kind == ExtNum::Kind::Int) return true;
-  const ExprId ex = a.expand(x), ey = a.expand(y);
-  if (ex == ey) return true;
-  const ValueRange d = bound(a, a.expand(a.sub(ex, ey)), ranges);
-  return d.is_singleton() && d.lo == ExtNum::of(0);
 }
 
 // conv output size: (x + 2p - d*(k-1) - 1) // s + 1
@@ -198,7 +185,7 @@ void register_expr(CLI::App& app) {
     ExprArena a;
     Symbols syms(a, bound_opts.ranges);
     const ExprId e = parse_expr(a, bound_text, syms.parse_options());
-    fmt::print("{}\n", bound(a, e, syms.ranges()).str());
+    fmt::print("{}\n", tight_bound(a, e, syms.ranges()).str());
     exit_code() = 0;
   });
 

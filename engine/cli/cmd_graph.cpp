@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/graph_files.h"
 #include "formats/example_set.h"
 #include "formats/fb_kind.h"
 #include "formats/graph_fb_writer.h"
@@ -20,6 +21,9 @@
 #include "formats/mapped_file.h"
 #include "graph/graph_equal.h"
 #include "graph/json_writer.h"
+#include "prop/schema_check.h"
+
+#include <nlohmann/json.hpp>
 
 namespace symshape::cli {
 namespace {
@@ -51,22 +55,11 @@ std::vector<std::string> expand(const std::vector<std::string>& args, Diagnostic
   return files;
 }
 
-struct FileResult {
-  std::vector<Graph> graphs;
-  Diagnostics diags;
-  bool ok = false;
-};
+using FileResult = GraphFileLoad;
 
 // Loads every file in parallel; graphs share `ops`.
 std::vector<FileResult> load_all(const std::vector<std::string>& files, OpTable& ops) {
-  std::vector<FileResult> results(files.size());
-  tbb::enumerable_thread_specific<std::unique_ptr<JsonGraphLoader>> loaders;
-  tbb::parallel_for(size_t(0), files.size(), [&](size_t i) {
-    std::unique_ptr<JsonGraphLoader>& loader = loaders.local();
-    if (!loader) loader = std::make_unique<JsonGraphLoader>();
-    results[i].ok = load_graphs(files[i], ops, results[i].graphs, *loader, results[i].diags);
-  });
-  return results;
+  return load_graph_files(files, ops);
 }
 
 void print_diags(const Diagnostics& diags) {
@@ -77,27 +70,55 @@ void print_diags(const Diagnostics& diags) {
 struct ValidateOptions {
   std::vector<std::string> files;
   bool quiet = false;
+  bool json = false;
 };
 
+nlohmann::json diag_json(const Diagnostic& d) {
+  nlohmann::json j = {{"code", graph_errc_name(d.code)}, {"file", d.file}, {"message", d.message}};
+  if (!d.graph.empty()) j["graph"] = d.graph;
+  if (d.node >= 0) {
+    j["node"] = d.node;
+    j["node_name"] = d.node_name;
+  }
+  if (!d.field.empty()) j["field"] = d.field;
+  return j;
+}
+
+// Loads every file (structural validation), then checks each loaded graph's call_function
+// nodes against the op schemas, so a graph that loads but that no command could run is
+// reported too. Every problem of every file is listed.
 int run_validate(const ValidateOptions& opt) {
   Diagnostics listing;
   const std::vector<std::string> files = expand(opt.files, listing);
-  print_diags(listing);
   OpTable ops;
   std::vector<FileResult> results = load_all(files, ops);
   size_t ok_graphs = 0, bad_files = listing.size();
+  nlohmann::json jfiles = nlohmann::json::array();
+  if (!opt.json) print_diags(listing);
+  for (const Diagnostic& d : listing.items) jfiles.push_back({{"file", d.file}, {"ok", false}, {"problems", {diag_json(d)}}});
   for (size_t i = 0; i < files.size(); ++i) {
-    const FileResult& r = results[i];
-    if (!opt.quiet)
-      for (const Graph& g : r.graphs)
+    FileResult& r = results[i];
+    nlohmann::json jgraphs = nlohmann::json::array();
+    for (const Graph& g : r.graphs) {
+      const bool ops_ok = check_op_schemas(g, files[i], r.diags);
+      if (ops_ok) ++ok_graphs;
+      if (!ops_ok) r.ok = false;
+      if (!opt.quiet && !opt.json && ops_ok)
         fmt::print("ok: {}: graph '{}' ({} nodes, {} examples)\n", files[i], g.name(), g.num_nodes(), g.num_examples());
-    ok_graphs += r.graphs.size();
+      jgraphs.push_back({{"graph", g.name()}, {"ok", ops_ok}, {"nodes", g.num_nodes()}, {"examples", g.num_examples()}});
+    }
     if (!r.ok) {
       ++bad_files;
-      print_diags(r.diags);
+      if (!opt.json) print_diags(r.diags);
     }
+    nlohmann::json problems = nlohmann::json::array();
+    for (const Diagnostic& d : r.diags.items) problems.push_back(diag_json(d));
+    jfiles.push_back({{"file", files[i]}, {"ok", r.ok}, {"graphs", jgraphs}, {"problems", problems}});
   }
-  fmt::print("validate: {} file(s), {} valid graph(s), {} file(s) with errors\n", files.size(), ok_graphs, bad_files);
+  if (opt.json)
+    fmt::print("{}\n", nlohmann::json({{"files", jfiles}, {"valid_graphs", ok_graphs}, {"files_with_errors", bad_files}}).dump());
+  else
+    fmt::print("validate: {} file(s), {} valid graph(s), {} file(s) with errors\n", files.size(), ok_graphs, bad_files);
   return bad_files == 0 && !files.empty() ? 0 : 1;
 }
 
@@ -293,9 +314,11 @@ void register_graph_commands(CLI::App& app) {
   pack->callback([popt] { exit_code() = run_pack(*popt); });
 
   auto vopt = std::make_shared<ValidateOptions>();
-  CLI::App* validate = app.add_subcommand("validate", "Load and validate graph files; report every problem");
+  CLI::App* validate = app.add_subcommand(
+      "validate", "Load and validate graph files and check every op call against its schema; report every problem");
   validate->add_option("files", vopt->files, "graph files (JSON or FlatBuffers) or directories")->required();
   validate->add_flag("-q,--quiet", vopt->quiet, "only print problems and the summary");
+  validate->add_flag("--json", vopt->json, "print every file's graphs and problems as one JSON object");
   validate->callback([vopt] { exit_code() = run_validate(*vopt); });
 }
 

@@ -15,5 +15,7 @@ void register_expr(CLI::App& app);
 void register_graph_commands(CLI::App& app);  // convert, pack, validate
 void register_prop_commands(CLI::App& app);   // prop, guards, bench-prop
 void register_conform(CLI::App& app);
+void register_corpus_commands(CLI::App& app);  // corpus, merge
+void register_eval(CLI::App& app);             // eval, examples
 
 }  // namespace symshape::cli

@@ -10,7 +10,18 @@
 
 namespace symshape::cli {
 
-std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors);
+// `with_corpus_files`: folders also yield their *.corpus.fb files.
+std::vector<std::string> expand_graph_paths(const std::vector<std::string>& paths, std::vector<std::string>& errors,
+                                            bool with_corpus_files = false);
+
+// The graphs of one file (several for a corpus.fb) and what went wrong loading it.
+struct GraphFileLoad {
+  std::vector<Graph> graphs;
+  Diagnostics diags;
+  bool ok = false;
+};
+// Loads every file in parallel (TBB, one JSON loader per thread); graphs share `ops`.
+std::vector<GraphFileLoad> load_graph_files(const std::vector<std::string>& files, OpTable& ops);
 
 // Loads fx-graph-json or graph.fb (told apart by content); returns false and fills
 // `error` with every diagnostic.

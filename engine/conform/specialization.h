@@ -31,6 +31,12 @@ class SpecializationCache {
  public:
   SpecializationCache(const Graph& graph, const RuleTable& rules, ShapeEnvSettings settings = {});
 
+  // How later add()s make the inputs fake (default: the graph's spec, as torch.export).
+  void set_input_policy(InputPolicy policy, std::vector<std::vector<uint8_t>> dynamic_mask = {}) {
+    policy_ = policy;
+    dynamic_mask_ = std::move(dynamic_mask);
+  }
+
   // Index of an existing specialisation whose guards accept `sizes`, if any.
   std::optional<uint32_t> find(std::span<const std::span<const int64_t>> sizes);
   // Propagates with `sizes` as hints; on success appends a specialisation and returns its
@@ -49,6 +55,8 @@ class SpecializationCache {
   const Graph& graph_;
   const RuleTable& rules_;
   ShapeEnvSettings settings_;
+  InputPolicy policy_ = InputPolicy::Spec;
+  std::vector<std::vector<uint8_t>> dynamic_mask_;
   std::vector<Specialization> specs_;
 };
 

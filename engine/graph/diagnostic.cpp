@@ -24,6 +24,12 @@ const char* graph_errc_name(GraphErrc c) {
     case GraphErrc::Output: return "output";
     case GraphErrc::Inconsistent: return "inconsistent";
     case GraphErrc::Corrupt: return "corrupt";
+    case GraphErrc::UnsupportedOp: return "unsupported-op";
+    case GraphErrc::TooManyArgs: return "too-many-args";
+    case GraphErrc::MissingArg: return "missing-arg";
+    case GraphErrc::UnknownKwarg: return "unknown-kwarg";
+    case GraphErrc::DuplicateArg: return "duplicate-arg";
+    case GraphErrc::ArgKind: return "arg-kind";
   }
   return "error";
 }

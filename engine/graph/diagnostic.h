@@ -28,6 +28,13 @@ enum class GraphErrc : uint8_t {
   Output,          // missing, extra or misplaced output node
   Inconsistent,    // cross-field mismatch (spec vs placeholder rank, data vs shape, ...)
   Corrupt,         // an index/span of a binary file is out of range
+  // Checks of call_function nodes against the op schemas (prop/schema_check.h):
+  UnsupportedOp,   // the target is not an op the engine has a rule for
+  TooManyArgs,     // more positional arguments than the schema has
+  MissingArg,      // a schema argument without default is absent
+  UnknownKwarg,    // a keyword the schema does not have
+  DuplicateArg,    // given both positionally and by keyword
+  ArgKind,         // an argument of a kind the schema type does not accept
 };
 
 const char* graph_errc_name(GraphErrc c);

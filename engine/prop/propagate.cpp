@@ -36,6 +36,11 @@ void Propagator::place_converted(ShapeEnv& env, PlaceholderId p, std::span<const
   contiguous_int_strides(sizes, strides);
   FixedVector<DimDynamic, 16> dynamic;  // empty: every size DUCK
   if (policy_ == InputPolicy::Static) dynamic.resize(sizes.size(), DimDynamic::Static);
+  if (policy_ == InputPolicy::Automatic)
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      const bool dyn = p.index() < dynamic_mask_.size() && d < dynamic_mask_[p.index()].size() && dynamic_mask_[p.index()][d];
+      dynamic.push_back(dyn ? DimDynamic::Dynamic : DimDynamic::Static);
+    }
   const ShapeEnv::SymbolicTensorMeta meta =
       env.create_symbolic_sizes_strides_storage_offset(sizes, strides, 0, tensor_source, dynamic.span());
   add_input_tensor(env, p, tensor_source, meta);

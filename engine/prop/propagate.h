@@ -41,6 +41,8 @@ enum class InputPolicy : uint8_t {
   Duck,    // FakeTensorMode.from_tensor with a ShapeEnv: every dim DUCK (equal sizes share
            // a symbol; 0 and 1 specialised), strides INFER_STRIDE; the spec is ignored
   Static,  // a fake mode without ShapeEnv: every size, stride and offset is a constant
+  Automatic,  // torch.compile's automatic dynamic shapes: the dims set in the dynamic mask
+              // (set_dynamic_mask) are DYNAMIC (0 and 1 still specialised), the others static
 };
 
 // Per-node extension points for drivers layered on the Propagator (FakeTensorProp). The
@@ -63,6 +65,8 @@ class Propagator {
   Propagator(const Graph& graph, const RuleTable& rules) : graph_(graph), rules_(rules) {}
 
   void set_input_policy(InputPolicy policy) { policy_ = policy; }
+  // For InputPolicy::Automatic: mask[p][d] != 0 makes dim d of placeholder p dynamic.
+  void set_dynamic_mask(std::vector<std::vector<uint8_t>> mask) { dynamic_mask_ = std::move(mask); }
   void set_hooks(NodeHooks* hooks) { hooks_ = hooks; }
   const Graph& graph() const { return graph_; }
 
@@ -95,6 +99,7 @@ class Propagator {
   const Graph& graph_;
   const RuleTable& rules_;
   InputPolicy policy_ = InputPolicy::Spec;
+  std::vector<std::vector<uint8_t>> dynamic_mask_;
   NodeHooks* hooks_ = nullptr;
   ValueTable values_;
   std::vector<ValId> node_values_;

@@ -11,6 +11,7 @@
 #include "core/checked_math.h"
 #include "core/error.h"
 #include "expr/bound.h"
+#include "expr/sum_bound.h"
 #include "expr/canonical.h"
 #include "expr/evaluate.h"
 #include "expr/inline_vec.h"
@@ -580,21 +581,27 @@ std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bo
     return std::nullopt;
   ExprId d = arena_.sub(arena_.operand(rel, 0), arena_.operand(rel, 1));
   if (expand) d = arena_.expand(d);
-  const ValueRange rd = bound(d, size_oblivious);
   const ExtNum zero = ExtNum::of(0);
-  std::optional<bool> v;
-  switch (arena_.kind(rel)) {
-    case ExprKind::Eq:
-    case ExprKind::Ne:
-      if (rd.lo > zero || rd.hi < zero) v = arena_.kind(rel) == ExprKind::Ne;
-      else if (rd.is_singleton() && rd.lo == zero) v = arena_.kind(rel) == ExprKind::Eq;
-      break;
-    case ExprKind::Lt: if (rd.hi < zero) v = true; else if (rd.lo >= zero) v = false; break;
-    case ExprKind::Le: if (rd.hi <= zero) v = true; else if (rd.lo > zero) v = false; break;
-    case ExprKind::Gt: if (rd.lo > zero) v = true; else if (rd.hi <= zero) v = false; break;
-    case ExprKind::Ge: if (rd.lo >= zero) v = true; else if (rd.hi < zero) v = false; break;
-    default: break;
-  }
+  auto decides = [&](const ValueRange& rd) -> std::optional<bool> {
+    switch (arena_.kind(rel)) {
+      case ExprKind::Eq:
+      case ExprKind::Ne:
+        if (rd.lo > zero || rd.hi < zero) return arena_.kind(rel) == ExprKind::Ne;
+        if (rd.is_singleton() && rd.lo == zero) return arena_.kind(rel) == ExprKind::Eq;
+        return std::nullopt;
+      case ExprKind::Lt: if (rd.hi < zero) return true; if (rd.lo >= zero) return false; return std::nullopt;
+      case ExprKind::Le: if (rd.hi <= zero) return true; if (rd.lo > zero) return false; return std::nullopt;
+      case ExprKind::Gt: if (rd.lo > zero) return true; if (rd.hi <= zero) return false; return std::nullopt;
+      case ExprKind::Ge: if (rd.lo >= zero) return true; if (rd.hi < zero) return false; return std::nullopt;
+      default: return std::nullopt;
+    }
+  };
+  std::optional<bool> v = decides(bound(d, size_oblivious));
+  // Past the reference: Min/Max bounded against the rest of the difference and floor
+  // divisions by one divisor compared through their numerators (expr/sum_bound.h) decide
+  // relations such as Min(W, W + 1) == W that interval arithmetic cannot.
+  if (!v && expand)
+    v = decides(sum_bound(arena_, d, [this, size_oblivious](ExprId x) { return bound(x, size_oblivious); }));
   if (!v) return std::nullopt;
   return arena_.boolean(*v);
 }

@@ -1,0 +1,116 @@
+// Guard evaluation throughput. Every visible corpus graph is traced once with its first
+// example as hints; its guards are compiled and evaluated over 1,048,576 examples that all
+// pass (the hints' sizes, so every clause of every example is checked: no early exit).
+// Counters: clauses_per_s (one relation for one example), examples_per_s. Arguments:
+// ISA (0 scalar, 1 sse2, 2 avx2, 3 avx512; unavailable ones are skipped) and threads.
+// `symshape eval` prints the same figures for a stream of real examples.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batch/guard_eval.h"
+#include "batch/guard_program.h"
+#include "conform/specialization.h"
+#include "graph/example_view.h"
+#include "graph/json_loader.h"
+
+namespace {
+
+using namespace symshape;
+
+constexpr size_t kExamples = size_t(1) << 20;
+
+struct GuardSet {
+  std::string name;
+  GuardProgram program;
+  ExampleColumns examples;
+};
+
+struct Sets {
+  OpTable ops;
+  RuleTable rules;
+  std::vector<std::unique_ptr<Graph>> graphs;
+  std::vector<GuardSet> sets;
+  size_t clauses = 0;  // per example, over all sets
+};
+
+Sets& sets() {
+  static std::unique_ptr<Sets> s = [] {
+    auto out = std::make_unique<Sets>();
+    const std::string dir = std::string(SYMSHAPE_SHARED_DIR) + "/corpus/visible";
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.path().string().ends_with(".graph.json")) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      auto g = std::make_unique<Graph>(out->ops);
+      Diagnostics d;
+      JsonGraphLoader loader;
+      if (!loader.load_file(f, out->ops, *g, d) || g->num_examples() == 0) continue;
+      out->rules.resolve(out->ops);
+      SpecializationCache cache(*g, out->rules);
+      const ExampleView ex = g->example(0);
+      std::vector<std::span<const int64_t>> sizes;
+      for (uint32_t p = 0; p < g->num_placeholders(); ++p) sizes.push_back(ex.input_sizes(PlaceholderId(p)));
+      PropStatus st;
+      if (!cache.add(sizes, 0, st)) continue;
+      GuardSet set;
+      set.name = std::string(g->name());
+      set.program = compile_guards(*g, cache.at(0));
+      std::vector<uint32_t> ranks;
+      std::vector<std::vector<int64_t>> cols;
+      for (uint32_t p = 0; p < g->num_placeholders(); ++p) {
+        ranks.push_back(g->placeholder_rank(PlaceholderId(p)));
+        for (int64_t v : sizes[p]) cols.emplace_back(kExamples, v);
+      }
+      set.examples = ExampleColumns::from_columns(ranks, std::move(cols));
+      out->clauses += set.program.num_clauses();
+      out->sets.push_back(std::move(set));
+      out->graphs.push_back(std::move(g));
+    }
+    return out;
+  }();
+  return *s;
+}
+
+void BM_GuardEvalCorpus(benchmark::State& state) {
+  const Isa isa = Isa(state.range(0));
+  if (!isa_available(isa)) {
+    state.SkipWithError("ISA not available on this CPU");
+    return;
+  }
+  Sets& s = sets();
+  GuardEvalOptions o;
+  o.isa = isa;
+  o.threads = unsigned(state.range(1));
+  std::vector<int32_t> verdict(kExamples);
+  std::vector<GuardFailure> why(kExamples);
+  uint64_t clauses = 0;
+  for (auto _ : state) {
+    for (const GuardSet& g : s.sets) {
+      GuardEvalStats st;
+      evaluate_guards(g.program, g.examples, 0, kExamples, verdict.data(), why.data(), o, &st);
+      clauses += st.clauses;
+    }
+    benchmark::DoNotOptimize(verdict.data());
+  }
+  state.counters["clauses_per_s"] = benchmark::Counter(double(clauses), benchmark::Counter::kIsRate);
+  state.counters["examples_per_s"] =
+      benchmark::Counter(double(state.iterations()) * double(kExamples) * double(s.sets.size()), benchmark::Counter::kIsRate);
+  state.SetLabel(std::string(isa_name(isa)) + ", " + std::to_string(s.sets.size()) + " guard sets, " +
+                 std::to_string(s.clauses) + " clauses per example");
+}
+BENCHMARK(BM_GuardEvalCorpus)
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})
+    ->ArgNames({"isa", "threads"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

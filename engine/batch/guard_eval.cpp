@@ -1,0 +1,176 @@
+#include "batch/guard_eval.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <string_view>
+#include <vector>
+#include <xsimd/xsimd.hpp>
+
+#include "batch/guard_kernels.h"
+
+namespace symshape {
+
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::Scalar: return "scalar";
+    case Isa::Sse2: return "sse2";
+    case Isa::Avx2: return "avx2";
+    case Isa::Avx512: return "avx512";
+  }
+  return "?";
+}
+
+bool isa_available(Isa isa) {
+  const auto cpu = xsimd::available_architectures();
+  switch (isa) {
+    case Isa::Scalar: return true;
+    case Isa::Sse2: return cpu.sse2;
+    case Isa::Avx2: return cpu.avx2;
+    case Isa::Avx512: return cpu.avx512bw;
+  }
+  return false;
+}
+
+Isa default_isa() {
+  static const Isa chosen = [] {
+    if (const char* env = std::getenv("SYMSHAPE_ISA")) {
+      const std::string_view want(env);
+      for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512})
+        if (want == isa_name(isa) && isa_available(isa)) return isa;
+    }
+    for (Isa isa : {Isa::Avx512, Isa::Avx2, Isa::Sse2})
+      if (isa_available(isa)) return isa;
+    return Isa::Scalar;
+  }();
+  return chosen;
+}
+
+namespace {
+
+using guard_kernels::kBlock;
+
+void (*kernel_for(Isa isa))(guard_kernels::BlockArgs&) {
+  switch (isa) {
+    case Isa::Sse2: return guard_kernels::run_block_sse2;
+    case Isa::Avx2: return guard_kernels::run_block_avx2;
+    case Isa::Avx512: return guard_kernels::run_block_avx512;
+    default: return guard_kernels::run_block_scalar;
+  }
+}
+
+// Per-thread scratch: the registers of one block, reused for every block the thread runs.
+struct Scratch {
+  std::vector<int64_t> regs, poison;
+  std::vector<uint8_t> rank_ok;
+};
+
+}  // namespace
+
+void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t begin, size_t end, int32_t* verdict,
+                     GuardFailure* failure, const GuardEvalOptions& options, GuardEvalStats* stats) {
+  if (end <= begin) return;
+  const Isa isa = isa_available(options.isa) ? options.isa : Isa::Scalar;
+  auto* const kernel = kernel_for(isa);
+  static_assert(sizeof(GuardFailure) == 1);
+  const size_t nblocks = (end - begin + kBlock - 1) / kBlock;
+  std::atomic<uint64_t> clauses{0};
+  tbb::enumerable_thread_specific<Scratch> scratch;
+  auto body = [&](const tbb::blocked_range<size_t>& r) {
+    Scratch& s = scratch.local();
+    s.regs.resize(size_t(std::max<uint32_t>(p.num_registers, 1)) * kBlock);
+    s.poison.resize(size_t(std::max<uint32_t>(p.num_registers, 1)) * kBlock);
+    s.rank_ok.resize(kBlock);
+    uint64_t local = 0;
+    for (size_t blk = r.begin(); blk != r.end(); ++blk) {
+      const size_t row0 = begin + blk * kBlock;
+      const size_t lanes = std::min(kBlock, end - row0);
+      for (size_t l = 0; l < lanes; ++l) {
+        uint8_t ok = 1;
+        for (uint32_t ph = 0; ph < ex.num_placeholders(); ++ph)
+          if (ex.given_rank(ph, row0 + l) != p.ranks[ph]) ok = 0;
+        s.rank_ok[l] = ok;
+      }
+      guard_kernels::BlockArgs a{&p, nullptr, s.rank_ok.data(), row0, lanes, s.regs.data(), s.poison.data(),
+                                 verdict + (row0 - begin), reinterpret_cast<uint8_t*>(failure + (row0 - begin))};
+      std::vector<const int64_t*>* cols = nullptr;
+      thread_local std::vector<const int64_t*> colbuf;
+      colbuf.resize(ex.num_columns());
+      for (uint32_t k = 0; k < ex.num_columns(); ++k) colbuf[k] = ex.column(k);
+      cols = &colbuf;
+      a.columns = cols->data();
+      kernel(a);
+      local += a.clauses;
+    }
+    clauses += local;
+  };
+  // Fixed grain: the block split, and so every verdict, is the same at any thread count.
+  const tbb::blocked_range<size_t> range(0, nblocks, 64);  // tasks of 4,096 examples
+  if (options.threads > 0) {
+    tbb::task_arena arena(int(options.threads));
+    arena.execute([&] { tbb::parallel_for(range, body, tbb::simple_partitioner()); });
+  } else {
+    tbb::parallel_for(range, body, tbb::simple_partitioner());
+  }
+  if (stats) stats->clauses += clauses.load();
+}
+
+void evaluate_guards_reference(const Graph& graph, const Specialization& spec, const ExampleColumns& ex, int32_t* verdict) {
+  const GuardProgram p = compile_guards(graph, spec);  // for the clause order and texts only
+  std::vector<std::vector<int64_t>> sizes;
+  std::vector<std::span<const int64_t>> spans;
+  const ExprArena& ar = spec.env->arena();
+  for (size_t e = 0; e < ex.num_examples(); ++e) {
+    ex.sizes_of(e, sizes);
+    spans.assign(sizes.begin(), sizes.end());
+    bool rank_ok = true;
+    for (uint32_t ph = 0; ph < graph.num_placeholders(); ++ph)
+      if (spans[ph].size() != graph.placeholder_rank(PlaceholderId(ph))) rank_ok = false;
+    if (!rank_ok) {
+      verdict[e] = kRankFail;
+      continue;
+    }
+    Bindings b;
+    bool bound = true;
+    for (size_t i = 0; i < spec.guards.bound_symbols.size(); ++i) {
+      std::optional<int64_t> v;
+      for (const InputSource& in : spec.prop->input_sources())
+        if (in.source == spec.guards.bound_sources[i]) v = input_source_value(in, spans);
+      if (!v) bound = false;
+      else b.set(ar.symbol_id(spec.guards.bound_symbols[i]), *v);
+    }
+    int32_t out = kPass;
+    uint32_t clause = 0;
+    auto check = [&](auto&& holds) {
+      if (out != kPass) return;
+      try {
+        if (!holds()) out = int32_t(clause);
+      } catch (const Error&) {
+        out = int32_t(clause);
+      }
+    };
+    for (const auto& [src, expr] : spec.guards.source_equalities) {
+      check([&] {
+        std::optional<int64_t> v;
+        for (const InputSource& in : spec.prop->input_sources())
+          if (in.source == src) v = input_source_value(in, spans);
+        return v && evaluate_int(ar, expr, b) == *v;
+      });
+      ++clause;
+    }
+    for (ExprId g : spec.guards.exprs) {
+      if (!g.valid()) continue;
+      check([&] { return bound && evaluate_bool(ar, g, b); });
+      ++clause;
+    }
+    verdict[e] = out;
+  }
+}
+
+}  // namespace symshape

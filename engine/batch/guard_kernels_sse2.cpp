@@ -1,0 +1,18 @@
+// The guard block kernel for sse2 (this file alone is compiled with its -m flags, see
+// engine/batch/CMakeLists.txt). Everything in it has internal linkage.
+#include <xsimd/xsimd.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "batch/guard_kernels.h"
+
+namespace {
+#define ARCH xsimd::sse2
+#include "batch/guard_kernel_xsimd.inc"
+#undef ARCH
+#include "batch/guard_kernel_body.inc"
+}  // namespace
+
+void symshape::guard_kernels::run_block_sse2(BlockArgs& a) { run_block_impl<Vec>(a); }

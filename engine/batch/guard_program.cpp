@@ -1,0 +1,337 @@
+#include "batch/guard_program.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <unordered_map>
+
+#include "core/error.h"
+
+namespace symshape {
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+class Compiler {
+ public:
+  Compiler(const ExprArena& ar, std::vector<uint32_t> ranks, GuardProgram& out) : ar_(ar), p_(out) {
+    p_.ranks = std::move(ranks);
+    first_column_.resize(p_.ranks.size());
+    uint32_t k = 0;
+    for (size_t ph = 0; ph < p_.ranks.size(); ++ph) {
+      first_column_[ph] = k;
+      k += p_.ranks[ph];
+    }
+  }
+
+  // A specialisation: every bound symbol reads the input source it was bound from.
+  void bind_sources(const Specialization& s) {
+    s_ = &s;
+    const auto sources = s.prop->input_sources();
+    for (size_t i = 0; i < s.guards.bound_symbols.size(); ++i) {
+      const SourceId src = s.guards.bound_sources[i];
+      for (const InputSource& in : sources)
+        if (in.source == src) {
+          symbol_source_[ar_.symbol_id(s.guards.bound_symbols[i]).index()] = in;
+          break;
+        }
+    }
+  }
+
+  // Raw clauses: symbol index -> size column.
+  void bind_columns(std::span<const uint32_t> symbol_column) {
+    for (uint32_t sym = 0; sym < symbol_column.size(); ++sym) {
+      if (symbol_column[sym] == kNone) continue;
+      uint32_t ph = 0;
+      while (ph + 1 < first_column_.size() && first_column_[ph + 1] <= symbol_column[sym]) ++ph;
+      symbol_source_[sym] = InputSource{SourceId(), ph, SourceKind::Size, symbol_column[sym] - first_column_[ph]};
+    }
+  }
+
+  void compile_clauses(std::span<const ExprId> clauses) {
+    for (size_t i = 0; i < clauses.size(); ++i) finish_clause(boolean(clauses[i]), fmt::format("clause {}", i), uint32_t(i));
+  }
+
+  void compile() {
+    const ProduceGuards& pg = s_->guards;
+    // text lines of the source equalities, in order
+    std::vector<uint32_t> eq_line;
+    for (size_t i = 0; i < pg.text.size(); ++i)
+      if (!pg.exprs[i].valid() && !pg.text[i].starts_with("not math.isnan(")) eq_line.push_back(uint32_t(i));
+    for (size_t j = 0; j < pg.source_equalities.size(); ++j) {
+      const auto& [src, expr] = pg.source_equalities[j];
+      const uint32_t lhs = load_source(src);
+      const uint32_t rhs = value(expr);
+      const uint32_t line = j < eq_line.size() ? eq_line[j] : 0;
+      finish_clause(emit(GuardOp::Eq, lhs, rhs), j < eq_line.size() ? pg.text[line] : std::string("source equality"), line);
+    }
+    for (size_t i = 0; i < pg.exprs.size(); ++i) {
+      const ExprId e = pg.exprs[i];
+      if (!e.valid()) continue;
+      finish_clause(boolean(e), pg.text[i], uint32_t(i));
+    }
+  }
+
+ private:
+  using ProduceGuards = ShapeEnv::ProducedGuards;
+
+  uint32_t emit(GuardOp op, uint32_t a = 0, uint32_t b = 0, int64_t imm = 0) {
+    p_.op.push_back(op);
+    p_.a.push_back(a);
+    p_.b.push_back(b);
+    p_.imm.push_back(imm);
+    p_.dst.push_back(p_.num_registers);
+    return p_.num_registers++;
+  }
+
+  void finish_clause(uint32_t reg, const std::string& text, uint32_t line) {
+    p_.clause_line.push_back(line);
+    p_.clause_reg.push_back(reg);
+    p_.clause_end.push_back(uint32_t(p_.op.size()));
+    p_.clause_text.push_back(text);
+  }
+
+  uint32_t constant(int64_t v) {
+    auto it = const_reg_.find(v);
+    if (it != const_reg_.end()) return it->second;
+    return const_reg_[v] = emit(GuardOp::Const, 0, 0, v);
+  }
+
+  uint32_t load_input(const InputSource& in) {
+    const uint64_t key = (uint64_t(in.placeholder) << 34) | (uint64_t(in.kind) << 32) | in.dim;
+    auto it = source_reg_.find(key);
+    if (it != source_reg_.end()) return it->second;
+    uint32_t r;
+    switch (in.kind) {
+      case SourceKind::Size: r = emit(GuardOp::LoadSize, 0, 0, first_column_[in.placeholder] + in.dim); break;
+      case SourceKind::Stride: r = emit(GuardOp::LoadStride, in.placeholder, in.dim); break;
+      case SourceKind::StorageOffset: r = constant(0); break;
+      default: throw Error(ErrorKind::Unsupported, "guard program: input source kind without a column");
+    }
+    return source_reg_[key] = r;
+  }
+
+  uint32_t load_source(SourceId src) {
+    for (const InputSource& in : s_->prop->input_sources())
+      if (in.source == src) return load_input(in);
+    throw Error(ErrorKind::Internal, "guard program: source equality on an unknown source");
+  }
+
+  uint32_t boolean(ExprId e) { return value(e); }
+
+  // A value no example can have (an unbound symbol, a float result): poisons every lane,
+  // so the clause using it fails, as evaluate() fails it.
+  uint32_t poison() { return emit(GuardOp::Poison); }
+
+  // A node the vector kernels cannot run (a symbolic divisor, int_oo, Piecewise, float
+  // arithmetic, ...): the scalar BatchProgram over the symbols' registers. An unbound
+  // symbol makes it unevaluable: the clause then never holds, as in the specialisation cache.
+  uint32_t fallback(ExprId e) {
+    std::vector<ExprId> syms;
+    ar_.free_symbols(e, syms);
+    GuardProgram::Fallback fb;
+    for (ExprId s : syms) {
+      const uint32_t idx = ar_.symbol_id(s).index();
+      auto it = symbol_source_.find(idx);
+      if (it == symbol_source_.end()) return poison();
+      if (fb.symbol_register.size() <= idx) fb.symbol_register.resize(idx + 1, kNone);
+      fb.symbol_register[idx] = load_input(it->second);
+    }
+    const ExprId roots[1] = {e};
+    try {
+      fb.program = std::make_unique<BatchProgram>(ar_, roots);
+    } catch (const Error&) {
+      return poison();  // not an int/bool expression over int columns
+    }
+    p_.fallbacks.push_back(std::move(fb));
+    return emit(GuardOp::Fallback, 0, 0, int64_t(p_.fallbacks.size() - 1));
+  }
+
+  bool positive_constant(ExprId d) const { return ar_.kind(d) == ExprKind::Integer && ar_.int_value(d) > 0; }
+
+  uint32_t binary_chain(GuardOp op, ExprId e) {
+    const auto ops = ar_.operands(e);
+    uint32_t r = value(ops[0]);
+    for (size_t i = 1; i < ops.size(); ++i) r = emit(op, r, value(ops[i]));
+    return r;
+  }
+
+  uint32_t value(ExprId e) {
+    auto it = expr_reg_.find(e.index());
+    if (it != expr_reg_.end()) return it->second;
+    uint32_t r = 0;
+    switch (ar_.kind(e)) {
+      case ExprKind::Integer: r = constant(ar_.int_value(e)); break;
+      case ExprKind::True: r = constant(1); break;
+      case ExprKind::False: r = constant(0); break;
+      case ExprKind::Symbol: {
+        auto it = symbol_source_.find(ar_.symbol_id(e).index());
+        r = it == symbol_source_.end() ? poison() : load_input(it->second);
+        break;
+      }
+      case ExprKind::Add: r = binary_chain(GuardOp::Add, e); break;
+      case ExprKind::Mul: {
+        // left to right as evaluate() multiplies, so an intermediate overflow is the same
+        const auto ops = ar_.operands(e);
+        size_t i = 0;
+        int64_t coef = 1;
+        if (ar_.kind(ops[0]) == ExprKind::Integer) coef = ar_.int_value(ops[i++]);
+        r = value(ops[i++]);
+        if (coef == -1) r = emit(GuardOp::Neg, r);
+        else if (coef != 1) r = emit(GuardOp::MulConst, r, 0, coef);
+        for (; i < ops.size(); ++i) r = emit(GuardOp::Mul, r, value(ops[i]));
+        break;
+      }
+      case ExprKind::Pow: {
+        if (ar_.kind(ar_.operand(e, 1)) != ExprKind::Integer || ar_.int_value(ar_.operand(e, 1)) > 8) {
+          r = fallback(e);
+          break;
+        }
+        const uint32_t base = value(ar_.operand(e, 0));
+        r = base;
+        for (int64_t k = 1; k < ar_.int_value(ar_.operand(e, 1)); ++k) r = emit(GuardOp::Mul, r, base);
+        break;
+      }
+      case ExprKind::FloorDiv:
+      case ExprKind::CleanDiv: {
+        if (!positive_constant(ar_.operand(e, 1))) {
+          r = fallback(e);
+          break;
+        }
+        const int64_t c = ar_.int_value(ar_.operand(e, 1));
+        p_.dividers.push_back(libdivide::libdivide_s64_branchfree_gen(c));
+        r = emit(GuardOp::FloorDivConst, value(ar_.operand(e, 0)), uint32_t(p_.dividers.size() - 1), c);
+        break;
+      }
+      case ExprKind::Mod:
+      case ExprKind::PythonMod: {
+        if (!positive_constant(ar_.operand(e, 1))) {
+          r = fallback(e);
+          break;
+        }
+        const int64_t c = ar_.int_value(ar_.operand(e, 1));
+        p_.dividers.push_back(libdivide::libdivide_s64_branchfree_gen(c));
+        r = emit(GuardOp::ModConst, value(ar_.operand(e, 0)), uint32_t(p_.dividers.size() - 1), c);
+        break;
+      }
+      case ExprKind::Max: r = binary_chain(GuardOp::Max, e); break;
+      case ExprKind::Min: r = binary_chain(GuardOp::Min, e); break;
+      case ExprKind::Eq: r = emit(GuardOp::Eq, value(ar_.operand(e, 0)), value(ar_.operand(e, 1))); break;
+      case ExprKind::Ne: r = emit(GuardOp::Ne, value(ar_.operand(e, 0)), value(ar_.operand(e, 1))); break;
+      case ExprKind::Lt: r = emit(GuardOp::Lt, value(ar_.operand(e, 0)), value(ar_.operand(e, 1))); break;
+      case ExprKind::Le: r = emit(GuardOp::Le, value(ar_.operand(e, 0)), value(ar_.operand(e, 1))); break;
+      case ExprKind::Gt: r = emit(GuardOp::Gt, value(ar_.operand(e, 0)), value(ar_.operand(e, 1))); break;
+      case ExprKind::Ge: r = emit(GuardOp::Ge, value(ar_.operand(e, 0)), value(ar_.operand(e, 1))); break;
+      case ExprKind::And: r = binary_chain(GuardOp::And, e); break;
+      case ExprKind::Or: r = binary_chain(GuardOp::Or, e); break;
+      case ExprKind::Not: r = emit(GuardOp::Not, value(ar_.operand(e, 0))); break;
+      default: r = fallback(e); break;
+    }
+    expr_reg_[e.index()] = r;
+    return r;
+  }
+
+  const Specialization* s_ = nullptr;
+  const ExprArena& ar_;
+  GuardProgram& p_;
+  std::vector<uint32_t> first_column_;
+  std::unordered_map<uint32_t, InputSource> symbol_source_;  // symbol index -> source
+  std::unordered_map<uint32_t, uint32_t> expr_reg_;           // ExprId -> register (CSE)
+  std::unordered_map<int64_t, uint32_t> const_reg_;
+  std::unordered_map<uint64_t, uint32_t> source_reg_;
+};
+
+}  // namespace
+
+// Liveness-based register reuse: the SSA program names one register per instruction; a
+// block's registers (values + poison, kBlock lanes each) must stay in cache, so registers
+// whose last reader has run are handed to later instructions. An instruction never writes
+// a register it reads (its operands are freed after its destination is chosen).
+void allocate_registers(GuardProgram& p) {
+  const size_t n = p.op.size();
+  constexpr uint32_t kUnused = std::numeric_limits<uint32_t>::max();
+  auto reads = [&](size_t i, auto&& fn) {
+    switch (p.op[i]) {
+      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
+      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+        fn(p.a[i]);
+        break;
+      case GuardOp::Fallback:
+        for (uint32_t r : p.fallbacks[size_t(p.imm[i])].symbol_register)
+          if (r != kUnused) fn(r);
+        break;
+      default:
+        fn(p.a[i]);
+        fn(p.b[i]);
+        break;
+    }
+  };
+  std::vector<uint32_t> last_use(p.num_registers, 0);
+  for (size_t i = 0; i < n; ++i) reads(i, [&](uint32_t r) { last_use[r] = uint32_t(i); });
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)  // a clause reads its register after its last instruction
+    last_use[p.clause_reg[c]] = std::max(last_use[p.clause_reg[c]], p.clause_end[c] - 1);
+  std::vector<uint32_t> phys(p.num_registers, kUnused), free_list;
+  uint32_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = p.dst[i];
+    uint32_t r;
+    if (!free_list.empty()) {
+      r = free_list.back();
+      free_list.pop_back();
+    } else {
+      r = count++;
+    }
+    phys[v] = r;
+    // operands (and this result, if nobody reads it) die here
+    std::vector<uint32_t> dying;
+    reads(i, [&](uint32_t o) {
+      if (last_use[o] == i) dying.push_back(o);
+    });
+    if (last_use[v] <= i) dying.push_back(v);
+    std::sort(dying.begin(), dying.end());
+    dying.erase(std::unique(dying.begin(), dying.end()), dying.end());
+    // rename the operands before their registers are recycled
+    switch (p.op[i]) {
+      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
+      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+        p.a[i] = phys[p.a[i]];
+        break;
+      case GuardOp::Fallback:
+        for (uint32_t& reg : p.fallbacks[size_t(p.imm[i])].symbol_register)
+          if (reg != kUnused) reg = phys[reg];
+        break;
+      default:
+        p.a[i] = phys[p.a[i]];
+        p.b[i] = phys[p.b[i]];
+        break;
+    }
+    p.dst[i] = r;
+    for (uint32_t d : dying) free_list.push_back(phys[d]);
+  }
+  for (uint32_t& c : p.clause_reg) c = phys[c];
+  p.num_registers = count;
+}
+
+GuardProgram compile_guards(const Graph& graph, const Specialization& spec) {
+  GuardProgram p;
+  std::vector<uint32_t> ranks;
+  for (uint32_t ph = 0; ph < graph.num_placeholders(); ++ph) ranks.push_back(graph.placeholder_rank(PlaceholderId(ph)));
+  Compiler c(spec.env->arena(), std::move(ranks), p);
+  c.bind_sources(spec);
+  c.compile();
+  allocate_registers(p);
+  return p;
+}
+
+GuardProgram compile_clauses(const ExprArena& arena, std::span<const ExprId> clauses,
+                             std::span<const uint32_t> symbol_column, std::vector<uint32_t> ranks) {
+  GuardProgram p;
+  Compiler c(arena, std::move(ranks), p);
+  c.bind_columns(symbol_column);
+  c.compile_clauses(clauses);
+  allocate_registers(p);
+  return p;
+}
+
+}  // namespace symshape

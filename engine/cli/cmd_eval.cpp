@@ -1,0 +1,182 @@
+// `symshape eval GRAPH --examples FILE`: a stream of observed input sizes against one graph
+// (batch/stream.h): which specialisation serves each example, which guard failure created
+// each specialisation, which examples are rejected. `symshape examples GRAPH` writes a
+// graph's own golden examples as the NDJSON that eval reads.
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "batch/stream.h"
+#include "cli/commands.h"
+#include "cli/graph_files.h"
+#include "corpus/atomic_file.h"
+#include "formats/fb_kind.h"
+#include "graph/example_view.h"
+
+namespace symshape::cli {
+namespace {
+
+struct EvalOptions {
+  std::string graph, examples, policy = "export", out, isa;
+  unsigned threads = 0;
+  uint32_t recompile_limit = 8;
+  bool json = false;
+};
+
+bool load_examples(const Graph& g, const std::string& path, ExampleColumns& ex) {
+  std::string error;
+  if (path.ends_with(".fb")) {
+    if (ExampleColumns::from_example_set_file(g, path, ex, error)) return true;
+    fmt::print(stderr, "error: {}\n", error);
+    return false;
+  }
+  Diagnostics problems;
+  const bool opened = ExampleColumns::from_ndjson_file(g, path, ex, problems);
+  for (const Diagnostic& d : problems.items) fmt::print(stderr, "error: {}\n", d.format());
+  return opened;
+}
+
+std::string verdict_text(const StreamResult& r, size_t e, size_t& next_rejection) {
+  const int32_t v = r.verdict[e];
+  if (v >= 0) return fmt::format("{}", v);
+  if (v == kUncompiled) return "uncompiled";
+  const StreamResult::Rejection& rej = r.rejections[next_rejection++];
+  return rej.node.empty() ? fmt::format("rejected\t{}", rej.message) : fmt::format("rejected\t{}: {}", rej.node, rej.message);
+}
+
+int run_eval(const EvalOptions& opt) {
+  OpTable ops;
+  Graph g(ops);
+  std::string error;
+  if (!load_graph_file(opt.graph, ops, g, error)) {
+    fmt::print(stderr, "error: {}\n", error);
+    return 2;
+  }
+  RuleTable rules;
+  rules.resolve(ops);
+  ExampleColumns ex;
+  if (!load_examples(g, opt.examples, ex)) return 2;  // loading is not timed
+  StreamOptions so;
+  so.eval.threads = opt.threads;
+  so.policy = opt.policy == "compile" ? RecompilePolicy::Compile : RecompilePolicy::Export;
+  so.recompile_limit = opt.recompile_limit;
+  if (!opt.isa.empty()) {
+    bool found = false;
+    for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512})
+      if (opt.isa == isa_name(isa)) {
+        if (!isa_available(isa)) {
+          fmt::print(stderr, "error: --isa {}: this CPU does not have it\n", opt.isa);
+          return 2;
+        }
+        so.eval.isa = isa;
+        found = true;
+      }
+    if (!found) {
+      fmt::print(stderr, "error: --isa must be scalar, sse2, avx2 or avx512\n");
+      return 2;
+    }
+  }
+  const StreamResult r = run_stream(g, rules, ex, so);
+  const size_t n = ex.num_examples();
+  const double gs = r.guard_seconds > 0 ? r.guard_seconds : 1e-9;
+  const double examples_per_s = double(n) / gs, clauses_per_s = double(r.clauses) / gs;
+
+  if (!opt.out.empty()) {
+    std::string text = "example\tverdict\n";
+    size_t next = 0;
+    for (size_t e = 0; e < n; ++e) text += fmt::format("{}\t{}\n", ex.source_index(e), verdict_text(r, e, next));
+    if (!write_file_atomically(opt.out, text.data(), text.size(), error)) {
+      fmt::print(stderr, "error: {}\n", error);
+      return 2;
+    }
+  }
+  if (opt.json) {
+    nlohmann::json js = nlohmann::json::array();
+    for (size_t k = 0; k < r.specializations.size(); ++k) {
+      const StreamSpecialization& s = r.specializations[k];
+      js.push_back({{"index", k}, {"first_example", s.first_example}, {"hints", s.hints}, {"accepted", s.accepted},
+                    {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"dynamic_dims", s.dynamic_dims}, {"clauses", s.clauses},
+                    {"instructions", s.instructions}});
+    }
+    nlohmann::json jr = nlohmann::json::array();
+    for (const auto& rej : r.rejections) jr.push_back({{"example", rej.example}, {"node", rej.node}, {"message", rej.message}});
+    fmt::print("{}\n", nlohmann::json({{"graph", g.name()}, {"policy", opt.policy}, {"examples", n},
+                                       {"specializations", js}, {"rejected", jr}, {"uncompiled", r.uncompiled},
+                                       {"verdicts", r.verdict},
+                                       {"isa", isa_name(so.eval.isa)}, {"clauses", r.clauses},
+                                       {"guard_seconds", r.guard_seconds}})
+                           .dump());
+  } else {
+    for (size_t k = 0; k < r.specializations.size(); ++k) {
+      const StreamSpecialization& s = r.specializations[k];
+      fmt::print("specialization {}: first example {}, accepted {} example(s), {} guard clause(s)\n", k, s.first_example,
+                 s.accepted, s.clauses);
+      if (!s.triggered_by.empty()) fmt::print("  {}\n", recompile_reason(s));
+      if (!s.dynamic_dims.empty()) fmt::print("  dynamic: {}\n", fmt::join(s.dynamic_dims, ", "));
+      for (const std::string& line : s.guards) fmt::print("  guard: {}\n", line);
+    }
+    size_t shown = 0;
+    for (const auto& rej : r.rejections) {
+      if (shown++ == 20) {
+        fmt::print("... {} more rejected example(s)\n", r.rejections.size() - 20);
+        break;
+      }
+      fmt::print("rejected: example {}: {}{}\n", rej.example, rej.node.empty() ? "" : rej.node + ": ", rej.message);
+    }
+  }
+  if (r.uncompiled)
+    fmt::print("uncompiled: {} example(s) past the recompile limit of {} entries ran without a compiled entry\n",
+               r.uncompiled, so.recompile_limit);
+  fmt::print("eval: examples={} specializations={} rejected={} examples_per_s={:.0f} clauses_per_s={:.0f}\n", n,
+             r.specializations.size(), r.rejections.size(), examples_per_s, clauses_per_s);
+  return 0;
+}
+
+int run_examples(const std::string& path) {
+  OpTable ops;
+  Graph g(ops);
+  std::string error;
+  if (!load_graph_file(path, ops, g, error)) {
+    fmt::print(stderr, "error: {}\n", error);
+    return 2;
+  }
+  for (uint32_t e = 0; e < g.num_examples(); ++e) {
+    nlohmann::ordered_json line = nlohmann::ordered_json::object();
+    const ExampleView ex = g.example(e);
+    for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
+      const auto s = ex.input_sizes(PlaceholderId(p));
+      line[std::string(g.node_name(g.placeholder_node(PlaceholderId(p))))] = std::vector<int64_t>(s.begin(), s.end());
+    }
+    fmt::print("{}\n", line.dump());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void register_eval(CLI::App& app) {
+  auto opt = std::make_shared<EvalOptions>();
+  CLI::App* eval = app.add_subcommand("eval", "Run a stream of example input sizes against one graph's guards");
+  eval->add_option("graph", opt->graph, "graph file (fx-graph-json or graph.fb)")->required();
+  eval->add_option("--examples", opt->examples, "NDJSON (one {\"input\": [sizes]} per line) or examples.fb")->required();
+  eval->add_option("--policy", opt->policy,
+                   "export: the graph's dynamic_shapes spec decides the dynamic dims; compile: torch.compile's "
+                   "automatic dynamic recompiles (static first, changed dims dynamic, at most --recompile-limit entries)")
+      ->check(CLI::IsMember({"export", "compile"}));
+  eval->add_option("--recompile-limit", opt->recompile_limit, "compile policy: cache entries before the rest run uncompiled");
+  eval->add_option("--threads", opt->threads, "worker threads for guard evaluation (0: all cores)");
+  eval->add_option("--isa", opt->isa, "force the instruction set: scalar, sse2, avx2, avx512 (default: the best, or $SYMSHAPE_ISA)");
+  eval->add_option("--out", opt->out, "write per-example verdicts (tab-separated) to this file");
+  eval->add_flag("--json", opt->json, "print specialisations, rejections and verdicts as one JSON object");
+  eval->callback([opt] { exit_code() = run_eval(*opt); });
+
+  auto path = std::make_shared<std::string>();
+  CLI::App* examples = app.add_subcommand("examples", "Print a graph's golden example input sizes as NDJSON (eval's input)");
+  examples->add_option("graph", *path, "graph file")->required();
+  examples->callback([path] { exit_code() = run_examples(*path); });
+}
+
+}  // namespace symshape::cli

@@ -1,0 +1,110 @@
+#include "expr/sum_bound.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "core/error.h"
+
+namespace symshape {
+namespace {
+
+constexpr int kMaxDepth = 3;  // nested Min/Max and floor-division pairs worth looking through
+
+struct Term {
+  int64_t coef;
+  ExprId base;  // the term is coef * base
+};
+
+// Splits a sum into coefficient * base terms (a bare constant is a term with base one()).
+void terms_of(ExprArena& a, ExprId e, std::vector<Term>& out) {
+  auto one = [&](ExprId t) {
+    if (a.kind(t) == ExprKind::Mul && a.operands(t).size() == 2 && a.kind(a.operand(t, 0)) == ExprKind::Integer)
+      out.push_back({a.int_value(a.operand(t, 0)), a.operand(t, 1)});
+    else if (a.kind(t) == ExprKind::Integer)
+      out.push_back({a.int_value(t), a.one()});
+    else
+      out.push_back({1, t});
+  };
+  if (a.kind(e) == ExprKind::Add)
+    for (ExprId t : a.operands(e)) one(t);
+  else
+    one(e);
+}
+
+// The sum of every term but those at positions i and j (j may equal i).
+ExprId rest_of(ExprArena& a, const std::vector<Term>& terms, size_t i, size_t j) {
+  std::vector<ExprId> parts;
+  for (size_t k = 0; k < terms.size(); ++k)
+    if (k != i && k != j) parts.push_back(a.mul(a.integer(terms[k].coef), terms[k].base));
+  return parts.empty() ? a.zero() : a.add(parts);
+}
+
+int64_t floor_div(int64_t x, int64_t c) { return x / c - ((x % c != 0) && ((x < 0) != (c < 0))); }
+int64_t ceil_div(int64_t x, int64_t c) { return -floor_div(-x, c); }
+
+ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth);
+
+// Min(args) (or Max) with `sign` (+1 / -1) plus `rest`: -Min(args) = Max(-args).
+ValueRange min_max_with_rest(ExprArena& a, ExprId minmax, int64_t sign, ExprId rest, const ExprRangeFn& range_of, int depth) {
+  const bool is_min = (a.kind(minmax) == ExprKind::Min) == (sign > 0);
+  std::optional<ValueRange> r;
+  for (ExprId arg : a.operands(minmax)) {
+    const ExprId shifted = a.expand(a.add(sign > 0 ? arg : a.neg(arg), rest));
+    const ValueRange ri = refine(a, shifted, range_of, depth + 1);
+    if (!r) {
+      r = ri;
+      continue;
+    }
+    const ExtNum lo = is_min ? std::min(r->lo, ri.lo) : std::max(r->lo, ri.lo);
+    const ExtNum hi = is_min ? std::min(r->hi, ri.hi) : std::max(r->hi, ri.hi);
+    r = ValueRange(lo, hi);
+  }
+  return r ? *r : ValueRange::unknown_int();
+}
+
+ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth) {
+  ValueRange best = range_of(e);
+  if (best.is_singleton() || depth >= kMaxDepth || !a.is_integer(e)) return best;
+  std::vector<Term> terms;
+  terms_of(a, e, terms);
+  auto narrow = [&](const ValueRange& r) {
+    if (r.lo > best.hi || r.hi < best.lo) return;  // cannot happen for sound ranges; keep the safe one
+    best = best & r;
+  };
+  for (size_t i = 0; i < terms.size() && !best.is_singleton(); ++i) {
+    const Term& t = terms[i];
+    const ExprKind k = a.kind(t.base);
+    if ((k == ExprKind::Min || k == ExprKind::Max) && (t.coef == 1 || t.coef == -1)) {
+      narrow(min_max_with_rest(a, t.base, t.coef, rest_of(a, terms, i, i), range_of, depth));
+      continue;
+    }
+    if (k != ExprKind::FloorDiv || t.coef != 1) continue;
+    const ExprId c = a.operand(t.base, 1);
+    if (a.kind(c) != ExprKind::Integer || a.int_value(c) <= 0) continue;
+    for (size_t j = 0; j < terms.size(); ++j) {
+      const Term& u = terms[j];
+      if (u.coef != -1 || a.kind(u.base) != ExprKind::FloorDiv || a.operand(u.base, 1) != c) continue;
+      const int64_t cv = a.int_value(c);
+      const ValueRange d = range_of(a.expand(a.sub(a.operand(t.base, 0), a.operand(u.base, 0))));
+      if (d.lo.kind != ExtNum::Kind::Int || d.hi.kind != ExtNum::Kind::Int) continue;
+      const ValueRange pair(ExtNum::of(floor_div(d.lo.i, cv)), ExtNum::of(ceil_div(d.hi.i, cv)));
+      const ExprId rest = rest_of(a, terms, i, j);
+      narrow(vr::add(pair, refine(a, rest, range_of, depth + 1)));
+      break;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+ValueRange sum_bound(ExprArena& arena, ExprId e, const ExprRangeFn& range_of) {
+  try {
+    return refine(arena, e, range_of, 0);
+  } catch (const Error&) {  // a helper node overflowed int64: nothing more is known
+    return range_of(e);
+  }
+}
+
+}  // namespace symshape

@@ -1,0 +1,79 @@
+// `--policy compile`: torch.compile's automatic dynamic recompiles over a stream.
+#include <gtest/gtest.h>
+
+#include "batch/stream.h"
+#include "graph/json_loader.h"
+
+namespace symshape {
+namespace {
+
+struct Fixture {
+  OpTable ops;
+  Graph g{ops};
+  RuleTable rules;
+  Fixture() {
+    Diagnostics d;
+    JsonGraphLoader loader;
+    EXPECT_TRUE(loader.load_file(std::string(SYMSHAPE_SOURCE_DIR) + "/data/samples/resnet18.graph.json", ops, g, d));
+    rules.resolve(ops);
+  }
+  StreamResult run(const std::string& ndjson, uint32_t limit = 8) {
+    Diagnostics problems;
+    const ExampleColumns ex = ExampleColumns::from_ndjson(g, ndjson, "t.ndjson", problems);
+    EXPECT_TRUE(problems.empty());
+    StreamOptions o;
+    o.policy = RecompilePolicy::Compile;
+    o.recompile_limit = limit;
+    return run_stream(g, rules, ex, o);
+  }
+};
+
+TEST(CompilePolicy, FirstCompileIsStaticThenChangedDimsBecomeDynamic) {
+  Fixture f;
+  const StreamResult r = f.run(
+      "{\"x\": [8, 3, 224, 224]}\n"
+      "{\"x\": [8, 3, 224, 224]}\n"
+      "{\"x\": [8, 3, 160, 224]}\n"  // H changed: recompile with H dynamic
+      "{\"x\": [8, 3, 192, 224]}\n"  // served by entry 1
+      "{\"x\": [4, 3, 128, 224]}\n"  // batch changed too: recompile with batch and H dynamic
+      "{\"x\": [16, 3, 224, 224]}\n");
+  ASSERT_EQ(r.specializations.size(), 3u);
+  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 0, 1, 1, 2, 2}));
+  EXPECT_TRUE(r.specializations[0].dynamic_dims.empty());
+  // entry 0 is fully static: its guards pin every size
+  bool pins_h = false;
+  for (const std::string& gtext : r.specializations[0].guards) pins_h |= gtext == "L['x'].size()[2] == 224";
+  EXPECT_TRUE(pins_h);
+  EXPECT_EQ(r.specializations[1].dynamic_dims, (std::vector<std::string>{"x.size()[2]"}));
+  EXPECT_EQ(r.specializations[1].triggered_by, (std::vector<std::string>{"L['x'].size()[2] == 224"}));
+  EXPECT_EQ(r.specializations[2].dynamic_dims, (std::vector<std::string>{"x.size()[0]", "x.size()[2]"}));
+  EXPECT_EQ(r.specializations[2].triggered_by.size(), 2u);  // one failure per earlier entry, newest first
+  EXPECT_EQ(r.specializations[2].triggered_by[0], "L['x'].size()[0] == 8");
+}
+
+TEST(CompilePolicy, PastTheRecompileLimitTheRestRunUncompiled) {
+  Fixture f;
+  const StreamResult r = f.run(
+      "{\"x\": [8, 3, 224, 224]}\n"
+      "{\"x\": [8, 3, 160, 224]}\n"
+      "{\"x\": [8, 3, 224, 224]}\n"  // served by entry 0
+      "{\"x\": [4, 3, 128, 224]}\n"
+      "{\"x\": [2, 3, 96, 224]}\n",
+      /*limit=*/2);
+  ASSERT_EQ(r.specializations.size(), 2u);
+  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 1, 0, kUncompiled, kUncompiled}));
+  EXPECT_EQ(r.uncompiled, 2u);
+}
+
+TEST(CompilePolicy, ZeroOneStillSpecialise) {
+  Fixture f;
+  const StreamResult r = f.run(
+      "{\"x\": [8, 3, 224, 224]}\n"
+      "{\"x\": [4, 3, 224, 224]}\n"   // batch dynamic
+      "{\"x\": [1, 3, 224, 224]}\n");  // batch 1: a dynamic dim of size 1 specialises: another entry
+  ASSERT_EQ(r.specializations.size(), 3u);
+  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 1, 2}));
+}
+
+}  // namespace
+}  // namespace symshape

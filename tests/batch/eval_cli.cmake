@@ -1,0 +1,27 @@
+# `symshape examples` then `symshape eval` on a graph's own examples, with one malformed
+# NDJSON line: the bad line is reported with its number, the rest run, and the last line
+# has the documented form.
+file(MAKE_DIRECTORY ${WORK})
+execute_process(COMMAND ${SYMSHAPE} examples ${GRAPH} OUTPUT_VARIABLE nd RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "examples failed: ${rc}")
+endif()
+file(WRITE ${WORK}/ex.ndjson "${nd}{\"x\": [2, 3, \"big\", 8]}\n")
+execute_process(COMMAND ${SYMSHAPE} eval ${GRAPH} --examples ${WORK}/ex.ndjson --out ${WORK}/verdicts.tsv
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "eval failed: ${rc}\n${out}${err}")
+endif()
+if(NOT err MATCHES "line 9: x\\[2\\]: expected a non-negative integer size")
+  message(FATAL_ERROR "malformed line not reported: ${err}")
+endif()
+if(NOT out MATCHES "\neval: examples=8 specializations=4 rejected=1 examples_per_s=[0-9]+ clauses_per_s=[0-9]+\n$")
+  message(FATAL_ERROR "unexpected summary:\n${out}")
+endif()
+if(NOT out MATCHES "triggered by the following guard failure\\(s\\):\n    - L\\['x'\\]\\.size\\(\\)\\[0\\] == 1")
+  message(FATAL_ERROR "missing recompile reason:\n${out}")
+endif()
+file(READ ${WORK}/verdicts.tsv v)
+if(NOT v MATCHES "^example\tverdict\n1\t0\n2\t1\n3\t2\n4\t0\n5\t1\n6\t0\n7\t3\n8\trejected\t")
+  message(FATAL_ERROR "unexpected verdicts:\n${v}")
+endif()
