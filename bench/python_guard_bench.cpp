@@ -1,4 +1,4 @@
-// Batch guard verdicts in C++ (python/src/guard_batch.cpp), the reference for the Python
+// Batch guard verdicts in C++ (python/src/guard_batch.cpp over engine/batch, one thread), the reference for the Python
 // bindings' per-call overhead: resnet18's guards compiled once, evaluated over N rows of
 // input sizes. python/bench/bench_guards.py times the same through `symshape`.
 #include <benchmark/benchmark.h>
@@ -29,12 +29,13 @@ std::shared_ptr<py::PropagationHandle> resnet18_guards() {
   auto p = std::make_shared<py::PropagationHandle>();
   p->g = g;
   p->sizes = {{2, 3, 64, 64}};
-  p->prop = std::make_unique<Propagator>(g->graph, g->rules);
+  p->spec.env = std::make_unique<ShapeEnv>();
+  p->spec.prop = std::make_unique<Propagator>(g->graph, g->rules);
   std::vector<std::span<const int64_t>> spans(p->sizes.begin(), p->sizes.end());
-  if (!p->prop->run(p->env, spans).ok) throw Error(ErrorKind::Internal, "propagation failed");
+  if (!p->spec.prop->run(*p->spec.env, spans).ok) throw Error(ErrorKind::Internal, "propagation failed");
   ProduceGuardsOptions opts;
   opts.ignore_static = false;
-  p->guards = p->env.produce_guards(p->prop->tracked_inputs(), opts);
+  p->spec.guards = p->spec.env->produce_guards(p->spec.prop->tracked_inputs(), opts);
   return p;
 }
 
@@ -50,10 +51,10 @@ void BM_GuardBatch(benchmark::State& state, bool scalar) {
     cols[3][r] = int64_t(rng() % 300);
   }
   std::vector<const int64_t*> ptr = {cols[0].data(), cols[1].data(), cols[2].data(), cols[3].data()};
-  std::vector<uint8_t> verdict(rows);
+  std::vector<int32_t> verdict(rows);
   for (auto _ : state) {
     if (scalar) gb.evaluate_scalar(ptr, rows, verdict.data());
-    else gb.evaluate(ptr, rows, verdict.data());
+    else gb.evaluate(ptr, rows, verdict.data(), 1);
     benchmark::DoNotOptimize(verdict.data());
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * rows));

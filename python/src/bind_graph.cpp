@@ -108,19 +108,20 @@ PropPtr propagate(const GraphPtr& g, const pyb::object& sizes, int example, cons
   auto p = std::make_shared<PropagationHandle>();
   p->g = g;
   p->sizes = sizes_of(g->graph, sizes, example);
-  p->prop = std::make_unique<Propagator>(g->graph, g->rules);
-  p->prop->set_input_policy(policy_of(policy));
+  p->spec.env = std::make_unique<ShapeEnv>();
+  p->spec.prop = std::make_unique<Propagator>(g->graph, g->rules);
+  p->spec.prop->set_input_policy(policy_of(policy));
   PropStatus st;
   std::string guard_error;
   {
     pyb::gil_scoped_release release;
     std::vector<std::span<const int64_t>> spans(p->sizes.begin(), p->sizes.end());
-    st = p->prop->run(p->env, spans);
+    st = p->spec.prop->run(*p->spec.env, spans);
     if (st.ok) {
       try {
         ProduceGuardsOptions opts;
         opts.ignore_static = false;
-        p->guards = p->env.produce_guards(p->prop->tracked_inputs(), opts);
+        p->spec.guards = p->spec.env->produce_guards(p->spec.prop->tracked_inputs(), opts);
       } catch (const Error& e) {
         st.ok = false;
         st.kind = e.kind();
@@ -143,8 +144,8 @@ std::vector<std::string> texts(const ExprArena& ar, std::span<const ExprId> es) 
 // SymInt/SymBool/SymFloat as their expression text, lists recursively.
 pyb::object value_object(const PropagationHandle& p, ValId v, bool concrete) {
   if (!v.valid()) return pyb::none();
-  const ValueTable& vals = p.prop->values();
-  ShapeEnv& env = const_cast<ShapeEnv&>(p.env);  // size_hint memoises
+  const ValueTable& vals = p.prop().values();
+  ShapeEnv& env = p.env();
   const ExprArena& ar = env.arena();
   auto expr = [&](ExprId e) -> pyb::object {
     if (!concrete) return pyb::str(to_str(ar, e));
@@ -186,7 +187,7 @@ pyb::list node_list(const PropagationHandle& p, bool concrete) {
     pyb::dict d;
     d["name"] = std::string(g.node_name(n));
     d["target"] = std::string(g.node_target(n));
-    d["value"] = value_object(p, p.prop->node_values()[i], concrete);
+    d["value"] = value_object(p, p.prop().node_values()[i], concrete);
     out.append(d);
   }
   return out;
@@ -219,6 +220,7 @@ std::vector<const int64_t*> column_pointers(const pyb::array_t<int64_t>& a, size
                                             size_t& rows) {
   if (a.ndim() != 2 || static_cast<size_t>(a.shape(1)) != ncols)
     throw pyb::value_error(fmt::format("expected an int64 array of shape (rows, {}), got ndim {}", ncols, a.ndim()));
+  if (a.shape(0) > 0 && ncols == 0) throw pyb::value_error("the graph has no input sizes");
   rows = static_cast<size_t>(a.shape(0));
   std::vector<const int64_t*> col(ncols);
   const int64_t* base = a.data();
@@ -236,21 +238,26 @@ std::vector<const int64_t*> column_pointers(const pyb::array_t<int64_t>& a, size
   return col;
 }
 
-pyb::array_t<bool> run_guards(const GuardBatch& gb, const pyb::array_t<int64_t>& a, bool scalar) {
+// Verdicts of every row (kPass, kRankFail or the first failing clause), GIL released.
+pyb::array_t<int32_t> run_guards(const GuardBatch& gb, const pyb::array_t<int64_t>& a, bool scalar, unsigned threads) {
   size_t rows = 0;
   std::vector<int64_t> scratch;
-  std::vector<const int64_t*> col;
-  pyb::array_t<bool> out;
-  {
-    col = column_pointers(a, gb.columns().size(), scratch, rows);
-    out = pyb::array_t<bool>(static_cast<pyb::ssize_t>(rows));
-  }
-  uint8_t* v = reinterpret_cast<uint8_t*>(out.mutable_data());
+  std::vector<const int64_t*> col = column_pointers(a, gb.num_columns(), scratch, rows);
+  pyb::array_t<int32_t> out(static_cast<pyb::ssize_t>(rows));
+  int32_t* v = out.mutable_data();
   {
     pyb::gil_scoped_release release;
     if (scalar) gb.evaluate_scalar(col, rows, v);
-    else gb.evaluate(col, rows, v);
+    else gb.evaluate(col, rows, v, threads);
   }
+  return out;
+}
+
+pyb::array_t<bool> accepted(const pyb::array_t<int32_t>& verdicts) {
+  pyb::array_t<bool> out(verdicts.size());
+  const int32_t* v = verdicts.data();
+  bool* o = out.mutable_data();
+  for (pyb::ssize_t i = 0; i < verdicts.size(); ++i) o[i] = v[i] == kPass;
   return out;
 }
 
@@ -306,20 +313,20 @@ void bind_graph(pyb::module_& m) {
                              "every node: name, target, value (symbolic shape/stride/dtype or expression)")
       .def("concrete_nodes", [](const PropagationHandle& p) { return node_list(p, true); },
            "every node's value evaluated at the propagated sizes")
-      .def_property_readonly("guards", [](const PropagationHandle& p) { return p.guards.text; })
+      .def_property_readonly("guards", [](const PropagationHandle& p) { return p.guards().text; })
       .def_property_readonly("runtime_asserts",
                              [](const PropagationHandle& p) {
                                std::vector<std::string> out;
-                               for (const RuntimeAssert& ra : p.env.runtime_asserts())
-                                 out.push_back(to_str(p.env.arena(), ra.expr));
+                               for (const RuntimeAssert& ra : p.env().runtime_asserts())
+                                 out.push_back(to_str(p.env().arena(), ra.expr));
                                return out;
                              })
       .def_property_readonly("guard_exprs",
                              [](const PropagationHandle& p) {
                                std::vector<ExprId> es;
-                               for (ExprId e : p.guards.exprs)
+                               for (ExprId e : p.guards().exprs)
                                  if (e.valid()) es.push_back(e);
-                               return texts(p.env.arena(), es);
+                               return texts(p.env().arena(), es);
                              })
       .def("compile_guards", [](const PropPtr& p) { return std::make_shared<GuardBatch>(p); },
            "Compile the guards for batch verdicts over NumPy size arrays");
@@ -328,13 +335,27 @@ void bind_graph(pyb::module_& m) {
                                                        "Guards compiled for batch evaluation over size columns")
       .def_property_readonly("columns", &GuardBatch::column_names,
                              "the column order of the (rows x columns) int64 size array")
-      .def_property_readonly("instructions", &GuardBatch::instruction_count)
-      .def("evaluate", [](const GuardBatch& gb, const pyb::array_t<int64_t>& a) { return run_guards(gb, a, false); },
-           pyb::arg("sizes"),
-           "Verdicts (bool array) for every row; read in place when the array is Fortran-ordered; GIL released")
+      .def_property_readonly("clauses", [](const GuardBatch& gb) { return gb.program().clause_text; },
+                             "the guard text of each clause (first_failing indexes this)")
+      .def_property_readonly("instructions", [](const GuardBatch& gb) { return gb.program().num_instructions(); })
+      .def("evaluate",
+           [](const GuardBatch& gb, const pyb::array_t<int64_t>& a, unsigned threads) {
+             return accepted(run_guards(gb, a, false, threads));
+           },
+           pyb::arg("sizes"), pyb::arg("threads") = 0,
+           "Accepted? (bool array) for every row; the array is read in place when Fortran-ordered; GIL released")
+      .def("first_failing",
+           [](const GuardBatch& gb, const pyb::array_t<int64_t>& a, unsigned threads) {
+             return run_guards(gb, a, false, threads);
+           },
+           pyb::arg("sizes"), pyb::arg("threads") = 0,
+           "int32 per row: -1 accepted, -2 wrong rank, else the index of the first failing clause")
       .def("evaluate_scalar",
-           [](const GuardBatch& gb, const pyb::array_t<int64_t>& a) { return run_guards(gb, a, true); },
-           pyb::arg("sizes"), "The same verdicts from the scalar evaluator, row by row (the reference)");
+           [](const GuardBatch& gb, const pyb::array_t<int64_t>& a) { return accepted(run_guards(gb, a, true, 1)); },
+           pyb::arg("sizes"), "The same verdicts from the scalar evaluator, row by row (the C++ reference)")
+      .def("first_failing_scalar",
+           [](const GuardBatch& gb, const pyb::array_t<int64_t>& a) { return run_guards(gb, a, true, 1); },
+           pyb::arg("sizes"), "first_failing from the scalar reference");
 }
 
 }  // namespace symshape::py

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "conform/specialization.h"
 #include "graph/graph.h"
 #include "graph/op_table.h"
 #include "prop/propagate.h"
@@ -22,12 +23,15 @@ struct GraphHandle {
   std::string source;  // file name or "<bytes>", for messages
 };
 
+// A Specialization (its ShapeEnv, Propagator and produced guards), as the batch engine
+// compiles guards from.
 struct PropagationHandle {
   std::shared_ptr<const GraphHandle> g;
-  ShapeEnv env;
-  std::unique_ptr<Propagator> prop;
-  ShapeEnv::ProducedGuards guards;
+  Specialization spec;
   std::vector<std::vector<int64_t>> sizes;  // the hints, by placeholder
+  ShapeEnv& env() const { return *spec.env; }
+  const Propagator& prop() const { return *spec.prop; }
+  const ShapeEnv::ProducedGuards& guards() const { return spec.guards; }
 };
 
 // Raises the Python exception of the engine's error kind (SymshapeError subclasses).
