@@ -6,7 +6,7 @@ import operator
 import torch
 
 from . import schema as sch
-from .fxjson import GraphWriter, dtype_str, spec_json
+from .fxjson import GraphWriter, spec_json, to_arg
 
 
 class _Converter:
@@ -15,21 +15,7 @@ class _Converter:
         self.names = {}  # fx node -> emitted name
 
     def arg(self, v):
-        if isinstance(v, torch.fx.Node):
-            return {"node": self.names[v]}
-        if isinstance(v, (list, tuple)):
-            return [self.arg(x) for x in v]
-        if isinstance(v, torch.dtype):
-            return {"dtype": dtype_str(v)}
-        if isinstance(v, torch.device):
-            return {"device": v.type}
-        if isinstance(v, torch.layout):
-            return {"layout": "strided"}
-        if isinstance(v, torch.memory_format):
-            return {"memory_format": str(v).replace("torch.", "")}
-        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-            return {"float": "nan" if v != v else ("inf" if v > 0 else "-inf")}
-        return v
+        return to_arg(v, lambda x: self.names[x] if isinstance(x, torch.fx.Node) else None)
 
     def call(self, node):
         t = node.target
@@ -43,19 +29,12 @@ class _Converter:
         params = sch.parse_params(t._schema)
         given = dict(zip([p.name for p in params if not p.kwarg_only], node.args))
         given.update(node.kwargs)
-        pos, kw = [], {}
-        for p in params:
-            if p.name in given:
-                v = given[p.name]
-            elif p.has_default:
-                v = p.default
-            else:
-                raise RuntimeError(f"node '{node.name}' ({t}): argument '{p.name}' missing")
-            if p.kwarg_only:
-                if p.name in given and not sch._same(v, p.default):
-                    kw[p.name] = self.arg(v)
-            else:
-                pos.append(self.arg(v))
+        filled = sch.fill_arguments(params, given)
+        if filled is None:
+            missing = [p.name for p in params if p.name not in given and not p.has_default]
+            raise RuntimeError(f"node '{node.name}' ({t}): argument '{missing[0]}' missing")
+        pos = [self.arg(v) for v in filled[0]]
+        kw = {k: self.arg(v) for k, v in filled[1].items()}
         packet = t.overloadpacket.__name__
         return self.w.call(f"aten.{packet}.{t._overloadname}", pos, kw, base=packet)
 

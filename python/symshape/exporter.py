@@ -15,7 +15,6 @@ An ATen-level GraphModule (make_fx output) or an ExportedProgram (duck-typed thr
 """
 import contextlib
 import json
-import math
 import operator
 
 try:
@@ -26,7 +25,7 @@ except ImportError as e:  # the engine bindings work without torch; the exporter
 
 from . import schema as sch
 from .dims import dim_name
-from .fxjson import GraphWriter, dtype_str, spec_json
+from .fxjson import GraphWriter, spec_json, to_arg
 
 
 class ExportError(RuntimeError):
@@ -161,27 +160,14 @@ class Tracer:
 
     def arg(self, v):
         """A Python call argument -> fx-graph-json ARG."""
-        if isinstance(v, torch.Tensor):
-            return {"node": self.ref_of(v)}
-        if isinstance(v, TracedInt):
-            return {"node": v.ref}
-        if isinstance(v, (list, tuple)):
-            return [self.arg(x) for x in v]
-        if isinstance(v, torch.dtype):
-            return {"dtype": dtype_str(v)}
-        if isinstance(v, torch.device):
-            return {"device": v.type}
-        if isinstance(v, torch.layout):
-            return {"layout": "strided"}
-        if isinstance(v, torch.memory_format):
-            return {"memory_format": str(v).replace("torch.", "")}
-        if isinstance(v, float):
-            if math.isinf(v) or math.isnan(v):
-                return {"float": "inf" if v > 0 else "-inf" if v < 0 else "nan"}
-            return v
-        if v is None or isinstance(v, (bool, int, str)):
-            return v
-        raise ExportError(f"cannot export an argument of type {type(v).__name__}{self.where()}")
+        def ref(x):
+            if isinstance(x, torch.Tensor):
+                return self.ref_of(x)
+            return x.ref if isinstance(x, TracedInt) else None
+        try:
+            return to_arg(v, ref)
+        except TypeError as e:
+            raise ExportError(f"{e}{self.where()}") from None
 
     def register(self, name, result):
         """Tensors of an op's result point at its node; list results get getitem nodes."""

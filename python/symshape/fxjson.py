@@ -17,6 +17,32 @@ def dtype_str(dt):
     return _DTYPES[name]
 
 
+def to_arg(v, ref):
+    """fx-graph-json ARG of a Python value; ref(v) is the node name of a graph value
+    (tensor, traced int, fx node) or None for a literal."""
+    import math
+
+    import torch
+    r = ref(v)
+    if r is not None:
+        return {"node": r}
+    if isinstance(v, (list, tuple)):
+        return [to_arg(x, ref) for x in v]
+    if isinstance(v, torch.dtype):
+        return {"dtype": dtype_str(v)}
+    if isinstance(v, torch.device):
+        return {"device": v.type}
+    if isinstance(v, torch.layout):
+        return {"layout": "strided"}
+    if isinstance(v, torch.memory_format):
+        return {"memory_format": str(v).replace("torch.", "")}
+    if isinstance(v, float) and (math.isinf(v) or math.isnan(v)):
+        return {"float": "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")}
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise TypeError(f"cannot export an argument of type {type(v).__name__}")
+
+
 def spec_json(dynamic_shapes, dims):
     return {"dynamic_shapes": dynamic_shapes, "dims": dims}
 

@@ -192,6 +192,13 @@ def _bind_one(params, args, kwargs, pack_varargs, number_as_tensor):
         if not ok:
             return None
         values[k] = nv
+    return fill_arguments(params, values)
+
+
+def fill_arguments(params, values):
+    """(positional values, kwarg-only values that differ from their defaults): every
+    positional schema argument present, defaults filled (int[N] defaults as lists); None
+    when a required argument is missing."""
     pos_out, kw_out = [], {}
     for p in params:
         if p.name in values:
