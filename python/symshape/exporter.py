@@ -72,10 +72,8 @@ class TracedSize(tuple):
         return n
 
 
-# Tensor attributes read without a graph node (they do not depend on sizes).
-_PASSTHROUGH_GETTERS = {"dtype", "device", "requires_grad", "is_cuda", "is_sparse", "is_quantized", "is_meta",
-                        "layout", "grad", "grad_fn", "is_leaf", "names", "is_nested", "data", "ndim", "_version",
-                        "is_mkldnn", "is_complex", "output_nr", "_base", "is_floating_point"}
+# Tensor methods that read no size (or return host data): called, nothing recorded. Attribute
+# getters other than shape/T/mT/H (dtype, device, ...) pass through the same way.
 _PASSTHROUGH_METHODS = {"dim", "ndimension", "is_contiguous", "is_floating_point", "is_complex", "get_device",
                         "__repr__", "__format__", "__hash__", "data_ptr", "element_size", "has_names",
                         "requires_grad_", "is_nonzero", "__bool__", "__array__", "storage_offset", "numpy",

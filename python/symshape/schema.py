@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import torch
 
-_INT64_MAX = 9223372036854775807
+INT64_MAX = 9223372036854775807  # an omitted slice end (FORMAT.md)
 
 
 @dataclass
@@ -222,5 +222,3 @@ def _same(a, b):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return type(a) == type(b) and a == b  # noqa: E721 - 1 != True here
 
-
-INT64_MAX = _INT64_MAX
