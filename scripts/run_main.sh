@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh -DSYMSHAPE_TESTS=OFF -DSYMSHAPE_BENCH=OFF
+bash scripts/install_python.sh
 ./build/engine/cli/symshape conform data/samples

@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # Tests and benchmarks on explicitly: the main job may have configured build/ without them.
 bash scripts/build.sh -DSYMSHAPE_WERROR=ON -DSYMSHAPE_TESTS=ON -DSYMSHAPE_BENCH=ON
+bash scripts/install_python.sh
 ctest --test-dir build --output-on-failure --no-tests=error -j 2
