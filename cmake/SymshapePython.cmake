@@ -12,6 +12,11 @@ set(_symshape_python_default OFF)
 if(Python3_FOUND AND pybind11_FOUND)
   set(_symshape_python_default ON)
 endif()
+# A sanitized extension cannot be imported by an uninstrumented interpreter (the ASan
+# runtime must come first): sanitizer and fuzzing builds leave the module out.
+if(SYMSHAPE_SANITIZE OR SYMSHAPE_FUZZ)
+  set(_symshape_python_default OFF)
+endif()
 option(SYMSHAPE_PYTHON "Build the symshape Python module (pybind11)" ${_symshape_python_default})
 if(SYMSHAPE_PYTHON)
   add_subdirectory(python)
