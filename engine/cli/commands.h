@@ -15,5 +15,6 @@ void register_expr(CLI::App& app);
 void register_graph_commands(CLI::App& app);  // convert, pack, validate
 void register_prop_commands(CLI::App& app);   // prop, guards, bench-prop
 void register_conform(CLI::App& app);
+void register_spec(CLI::App& app);  // spec check
 
 }  // namespace symshape::cli

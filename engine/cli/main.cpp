@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   symshape::cli::register_graph_commands(app);
   symshape::cli::register_conform(app);
   symshape::cli::register_prop_commands(app);
+  symshape::cli::register_spec(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
