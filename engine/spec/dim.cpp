@@ -12,6 +12,13 @@ namespace {
 
 constexpr std::string_view kLinearOnly = "(Only increasing linear operations with integer coefficients are supported.)";
 
+bool checked_apply(LinearFn fn, int64_t x, int64_t& out) {
+  int64_t m = 0;
+  return !__builtin_mul_overflow(fn.mul, x, &m) && !__builtin_add_overflow(m, fn.add, &out);
+}
+
+}  // namespace
+
 bool is_identifier(std::string_view s) {
   if (s.empty()) return false;
   auto alpha = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
@@ -20,13 +27,6 @@ bool is_identifier(std::string_view s) {
     if (!alpha(c) && !(c >= '0' && c <= '9')) return false;
   return true;
 }
-
-bool checked_apply(LinearFn fn, int64_t x, int64_t& out) {
-  int64_t m = 0;
-  return !__builtin_mul_overflow(fn.mul, x, &m) && !__builtin_add_overflow(m, fn.add, &out);
-}
-
-}  // namespace
 
 std::string py_str(PyNumber n) {
   if (auto* i = std::get_if<int64_t>(&n)) return std::to_string(*i);

@@ -74,6 +74,7 @@ inline DimHint make_hint(HintKind k) {  // the bare Dim.AUTO / Dim.STATIC / Dim.
 DimHint call_hint(const DimHint& h, std::optional<int64_t> min = {}, std::optional<int64_t> max = {});
 std::string_view hint_string(HintKind k);  // "_DimHint.AUTO", ...
 
-std::string py_str(PyNumber n);  // Python's str() of an int or float
+std::string py_str(PyNumber n);          // Python's str() of an int or float
+bool is_identifier(std::string_view s);  // Python's str.isidentifier() for ASCII names
 
 }  // namespace symshape::spec

@@ -31,12 +31,6 @@ int64_t int_value(dom::element e, std::string_view what) {
   return e.get_int64().value_unsafe();
 }
 
-bool is_identifier(std::string_view s) {
-  auto alpha = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (s.empty() || !alpha(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
-}
-
 bool has_exactly(dom::object o, std::initializer_list<std::string_view> keys) {
   if (o.size() != keys.size()) return false;
   for (std::string_view k : keys)
