@@ -34,7 +34,7 @@ static_assert(sizeof(Kwarg) == 8);
 struct SpecDim {
   int64_t size = 0;  // valid when !sym.valid()
   SymId sym;         // the dims-table symbol, or none for a static size
-  uint32_t reserved = 0;
+  uint32_t any_size = 0;  // 1: static at whatever size the example has (a spec's per-dim None)
 };
 static_assert(sizeof(SpecDim) == 16);
 

@@ -71,7 +71,7 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
       constraints.push_back(&constraint_storage[d]);
       names.push_back(graph_.sym_name(sym));
     } else {
-      if (d < spec.size() && spec[d].size != sizes[d])
+      if (d < spec.size() && !spec[d].any_size && spec[d].size != sizes[d])
         throw_error(ErrorKind::ConstraintViolation,
                     fmt::format("Static shape constraint of {} does not match input size of {}, for {}.size()[{}]",
                                 spec[d].size, sizes[d], env.sources().name(tensor_source), d));
