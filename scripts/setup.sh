@@ -6,6 +6,7 @@ packages=(
   libtbb-dev libxsimd-dev xtl-dev libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev libcli11-dev libfmt-dev
   nlohmann-json3-dev libdivide-dev libssl-dev
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -16,5 +16,6 @@ void register_graph_commands(CLI::App& app);  // convert, pack, validate
 void register_prop_commands(CLI::App& app);   // prop, guards, bench-prop
 void register_conform(CLI::App& app);
 void register_corpus_commands(CLI::App& app);  // corpus, merge
+void register_report(CLI::App& app);            // report (issue 13)
 
 }  // namespace symshape::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   symshape::cli::register_conform(app);
   symshape::cli::register_prop_commands(app);
   symshape::cli::register_corpus_commands(app);
+  symshape::cli::register_report(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
