@@ -94,9 +94,14 @@ int run_report(const ReportOptions& opt) {
     return 1;
   }
   size_t failed = 0;
-  for (const GraphResults& g : all.graphs) failed += g.status != GraphStatus::Ok;
+  for (const GraphResults& g : all.graphs) {
+    if (g.status == GraphStatus::Ok) continue;
+    ++failed;
+    fmt::print(stderr, "error: {}: graph '{}': {}{}: {}\n", g.file, g.name, graph_status_name(g.status),
+               g.error_node.empty() ? "" : fmt::format(" at node '{}'", g.error_node), g.error);
+  }
   fmt::print("report: graphs={} failed={} bytes={} -> {}\n", all.graphs.size(), failed, page.size(), opt.out);
-  return errors.empty() ? 0 : 1;
+  return errors.empty() && failed == 0 ? 0 : 1;  // the page is written either way, failures shown in it
 }
 
 }  // namespace
