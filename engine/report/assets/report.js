@@ -327,7 +327,9 @@ function selfCheck() {
 const started = performance.now();
 renderOverview();
 renderTable();
+// Render time of the overview and table, and time since navigation start (parsing included).
 document.getElementById('selfcheck').setAttribute('data-render-ms', (performance.now() - started).toFixed(1));
+document.getElementById('selfcheck').setAttribute('data-page-ms', performance.now().toFixed(1));
 if (location.hash.includes('selftest')) selfCheck();
 else if (location.hash.startsWith('#graph=')) {  // a link to one graph: its section alone
   document.body.classList.add('focus');
