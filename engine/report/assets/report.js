@@ -66,7 +66,7 @@ function renderOverview() {
   const vNames = Object.keys(verdictCounts);
   draw(document.getElementById('chart-verdicts'), 'verdicts', {
     grid: { left: 150, right: 50, top: 10, bottom: 30 }, tooltip: {},
-    xAxis: { type: 'value', minInterval: 1 }, yAxis: { type: 'category', data: vNames },
+    xAxis: { type: 'value', minInterval: 1, splitNumber: 4, axisLabel: { hideOverlap: true } }, yAxis: { type: 'category', data: vNames },
     series: [{ type: 'bar', data: vNames.map((n) => verdictCounts[n]), label: { show: true, position: 'right' }, itemStyle: { color: '#0969da' } }],
   });
 
@@ -95,10 +95,11 @@ function renderOverview() {
       tooltip: { formatter: (p) => `${p.data[3]}<br>${p.data[0]} nodes<br>${p.seriesName}: ${p.data[1].toFixed(3)} ms` },
       xAxis: { type: 'value', name: 'nodes', nameLocation: 'middle', nameGap: 28 },
       yAxis: { type: 'log', name: 'ms', minorSplitLine: { show: false } },
-      series: [['propagation', 'propagate'], ['guard compilation', 'compile'], ['evaluation', 'eval']].map(([label, key]) => ({
-        name: label, type: 'scatter', symbolSize: 7,
+      // A phase no graph spent time in (e.g. compilation folded into evaluation) is left out.
+      series: [['propagation', 'propagate', '#0969da'], ['guard compilation', 'compile', '#bf8700'], ['evaluation', 'eval', '#8250df']].map(([label, key, color]) => ({
+        name: label, type: 'scatter', symbolSize: 7, itemStyle: { color, opacity: 0.65 },
         data: timed.filter((g) => g.timing_ns[key] > 0).map((g) => [g.nodes, ms(g.timing_ns[key]), key, g.name]),
-      })),
+      })).filter((s) => s.data.length > 0),
     });
   }
 }
@@ -142,6 +143,7 @@ function fillTable() {
       let v = COLUMNS[c][2](g);
       const td = el('td', { class: c >= 2 ? 'num' : (key === 'status' ? (v === 'ok' ? 'status-ok' : 'status-bad') : ''), 'data-col': key });
       td.textContent = key === 'time' ? v.toFixed(3) : String(v);
+      if (key === 'name') td.title = g.file;
       tr.append(td);
     });
     tr.addEventListener('click', () => openGraph(i));
