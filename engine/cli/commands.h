@@ -17,6 +17,7 @@ void register_prop_commands(CLI::App& app);   // prop, guards, bench-prop
 void register_conform(CLI::App& app);
 void register_corpus_commands(CLI::App& app);  // corpus, merge
 void register_eval(CLI::App& app);             // eval, examples
-void register_spec(CLI::App& app);  // spec check
+void register_spec(CLI::App& app);             // spec check
+void register_report(CLI::App& app);           // report
 
 }  // namespace symshape::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   symshape::cli::register_corpus_commands(app);
   symshape::cli::register_eval(app);
   symshape::cli::register_spec(app);
+  symshape::cli::register_report(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
