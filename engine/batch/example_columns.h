@@ -52,6 +52,8 @@ class ExampleColumns {
   // Rank the example gave for placeholder p (== rank(p) unless irregular).
   uint32_t given_rank(uint32_t p, size_t e) const { return given_rank_.empty() ? ph_rank_[p] : given_rank_[p * n_ + e]; }
   bool regular(size_t e) const;
+  // Every example gives every input its declared rank (no irregular example at all).
+  bool all_declared_ranks() const { return given_rank_.empty(); }
   // The example's sizes of every input (for tracing a new specialisation from it).
   void sizes_of(size_t e, std::vector<std::vector<int64_t>>& out) const;
   // Position of the example in the stream it came from (NDJSON line number, example index).

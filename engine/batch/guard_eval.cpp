@@ -55,6 +55,8 @@ Isa default_isa() {
 namespace {
 
 using guard_kernels::kBlock;
+// Blocks per TBB task: tasks of 8,192 examples, enough to amortise the task and scratch set-up.
+constexpr size_t kTaskBlocks = std::max<size_t>(1, 8192 / kBlock);
 
 void (*kernel_for(Isa isa))(guard_kernels::BlockArgs&) {
   switch (isa) {
@@ -67,7 +69,8 @@ void (*kernel_for(Isa isa))(guard_kernels::BlockArgs&) {
 
 // Per-thread scratch: the registers of one block, reused for every block the thread runs.
 struct Scratch {
-  std::vector<int64_t> regs, poison;
+  std::vector<int64_t> regs, poison, state;
+  std::vector<const int64_t*> reg_ptr, columns;
   std::vector<uint8_t> rank_ok;
 };
 
@@ -82,36 +85,53 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   const size_t nblocks = (end - begin + kBlock - 1) / kBlock;
   std::atomic<uint64_t> clauses{0};
   tbb::enumerable_thread_specific<Scratch> scratch;
+  // every example gives every input its declared rank, and those are the traced ranks
+  bool declared_ranks = ex.all_declared_ranks() && ex.num_placeholders() == p.ranks.size();
+  for (uint32_t ph = 0; declared_ranks && ph < ex.num_placeholders(); ++ph) declared_ranks = ex.rank(ph) == p.ranks[ph];
   auto body = [&](const tbb::blocked_range<size_t>& r) {
     Scratch& s = scratch.local();
-    s.regs.resize(size_t(std::max<uint32_t>(p.num_registers, 1)) * kBlock);
-    s.poison.resize(size_t(std::max<uint32_t>(p.num_registers, 1)) * kBlock);
+    const size_t nregs = std::max<uint32_t>(p.num_registers, 1);
+    s.regs.resize(nregs * kBlock);
+    s.poison.resize(nregs * kBlock);
+    s.reg_ptr.resize(nregs);
+    for (size_t k = 0; k < nregs; ++k) s.reg_ptr[k] = s.regs.data() + k * kBlock;
+    s.state.resize(kBlock);
     s.rank_ok.resize(kBlock);
+    s.columns.resize(ex.num_columns());
+    for (uint32_t k = 0; k < ex.num_columns(); ++k) s.columns[k] = ex.column(k);
     uint64_t local = 0;
     for (size_t blk = r.begin(); blk != r.end(); ++blk) {
       const size_t row0 = begin + blk * kBlock;
       const size_t lanes = std::min(kBlock, end - row0);
-      for (size_t l = 0; l < lanes; ++l) {
-        uint8_t ok = 1;
-        for (uint32_t ph = 0; ph < ex.num_placeholders(); ++ph)
-          if (ex.given_rank(ph, row0 + l) != p.ranks[ph]) ok = 0;
-        s.rank_ok[l] = ok;
+      bool all_ok = declared_ranks;
+      if (!all_ok) {
+        all_ok = true;
+        for (size_t l = 0; l < lanes; ++l) {
+          uint8_t ok = 1;
+          for (uint32_t ph = 0; ph < ex.num_placeholders(); ++ph)
+            if (ex.given_rank(ph, row0 + l) != p.ranks[ph]) ok = 0;
+          s.rank_ok[l] = ok;
+          all_ok &= ok != 0;
+        }
       }
-      guard_kernels::BlockArgs a{&p, nullptr, s.rank_ok.data(), row0, lanes, s.regs.data(), s.poison.data(),
-                                 verdict + (row0 - begin), reinterpret_cast<uint8_t*>(failure + (row0 - begin))};
-      std::vector<const int64_t*>* cols = nullptr;
-      thread_local std::vector<const int64_t*> colbuf;
-      colbuf.resize(ex.num_columns());
-      for (uint32_t k = 0; k < ex.num_columns(); ++k) colbuf[k] = ex.column(k);
-      cols = &colbuf;
-      a.columns = cols->data();
+      guard_kernels::BlockArgs a{&p,
+                                 s.columns.data(),
+                                 all_ok ? nullptr : s.rank_ok.data(),
+                                 row0,
+                                 lanes,
+                                 s.regs.data(),
+                                 s.poison.data(),
+                                 s.reg_ptr.data(),
+                                 s.state.data(),
+                                 verdict + (row0 - begin),
+                                 reinterpret_cast<uint8_t*>(failure + (row0 - begin))};
       kernel(a);
       local += a.clauses;
     }
     clauses += local;
   };
   // Fixed grain: the block split, and so every verdict, is the same at any thread count.
-  const tbb::blocked_range<size_t> range(0, nblocks, 64);  // tasks of 4,096 examples
+  const tbb::blocked_range<size_t> range(0, nblocks, kTaskBlocks);
   if (options.threads > 0) {
     tbb::task_arena arena(int(options.threads));
     arena.execute([&] { tbb::parallel_for(range, body, tbb::simple_partitioner()); });

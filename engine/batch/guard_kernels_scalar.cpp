@@ -24,6 +24,23 @@ struct Vec {
   static T band(T x, T y) { return x & y; }
   static T bor(T x, T y) { return x | y; }
   static T bxor1(T x) { return x ^ 1; }
+  static T bxor(T x, T y) { return x ^ y; }
+  using M = bool;
+  static M eqm(T x, T y) { return x == y; }
+  static M ltm(T x, T y) { return x < y; }
+  static M nonzero(T x) { return x != 0; }
+  static M mnot(M m) { return !m; }
+  static M mand(M x, M y) { return x && y; }
+  static M mor(M x, M y) { return x || y; }
+  static M none() { return false; }
+  static T select(M m, T x, T y) { return m ? x : y; }
+  static bool any(M m) { return m; }
+  static T mul_wrap(T x, T y) { return int64_t(uint64_t(x) * uint64_t(y)); }
+  static bool mul_may_overflow(T x, T y) {
+    const double p = double(x) * double(y);
+    return p > 4.0e18 || p < -4.0e18;
+  }
+  static T udiv(T x, const libdivide::libdivide_u64_t* d) { return int64_t(libdivide::libdivide_u64_do(uint64_t(x), d)); }
 };
 #include "batch/guard_kernel_body.inc"
 }  // namespace

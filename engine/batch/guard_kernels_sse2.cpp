@@ -1,5 +1,7 @@
 // The guard block kernel for sse2 (this file alone is compiled with its -m flags, see
 // engine/batch/CMakeLists.txt). Everything in it has internal linkage.
+// libdivide's vector division for this ISA only (its functions are static inline).
+#define LIBDIVIDE_SSE2
 #include <xsimd/xsimd.hpp>
 
 #include <cstdint>

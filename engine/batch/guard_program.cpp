@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "batch/guard_program_passes.h"
 #include "core/error.h"
 
 namespace symshape {
@@ -81,6 +82,7 @@ class Compiler {
     p_.a.push_back(a);
     p_.b.push_back(b);
     p_.imm.push_back(imm);
+    p_.flags.push_back(0);
     p_.dst.push_back(p_.num_registers);
     return p_.num_registers++;
   }
@@ -203,7 +205,7 @@ class Compiler {
         }
         const int64_t c = ar_.int_value(ar_.operand(e, 1));
         const bool div = ar_.kind(e) == ExprKind::FloorDiv || ar_.kind(e) == ExprKind::CleanDiv;
-        p_.dividers.push_back(libdivide::libdivide_s64_branchfree_gen(c));
+        p_.dividers.push_back(libdivide::libdivide_u64_gen(uint64_t(c)));
         r = emit(div ? GuardOp::FloorDivConst : GuardOp::ModConst, value(ar_.operand(e, 0)),
                  uint32_t(p_.dividers.size() - 1), c);
         break;
@@ -237,75 +239,6 @@ class Compiler {
 
 }  // namespace
 
-// Liveness-based register reuse: the SSA program names one register per instruction; a
-// block's registers (values + poison, kBlock lanes each) must stay in cache, so registers
-// whose last reader has run are handed to later instructions. An instruction never writes
-// a register it reads (its operands are freed after its destination is chosen).
-void allocate_registers(GuardProgram& p) {
-  const size_t n = p.op.size();
-  constexpr uint32_t kUnused = std::numeric_limits<uint32_t>::max();
-  auto reads = [&](size_t i, auto&& fn) {
-    switch (p.op[i]) {
-      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
-      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
-        fn(p.a[i]);
-        break;
-      case GuardOp::Fallback:
-        for (uint32_t r : p.fallbacks[size_t(p.imm[i])].symbol_register)
-          if (r != kUnused) fn(r);
-        break;
-      default:
-        fn(p.a[i]);
-        fn(p.b[i]);
-        break;
-    }
-  };
-  std::vector<uint32_t> last_use(p.num_registers, 0);
-  for (size_t i = 0; i < n; ++i) reads(i, [&](uint32_t r) { last_use[r] = uint32_t(i); });
-  for (size_t c = 0; c < p.clause_reg.size(); ++c)  // a clause reads its register after its last instruction
-    last_use[p.clause_reg[c]] = std::max(last_use[p.clause_reg[c]], p.clause_end[c] - 1);
-  std::vector<uint32_t> phys(p.num_registers, kUnused), free_list;
-  uint32_t count = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t v = p.dst[i];
-    uint32_t r;
-    if (!free_list.empty()) {
-      r = free_list.back();
-      free_list.pop_back();
-    } else {
-      r = count++;
-    }
-    phys[v] = r;
-    // operands (and this result, if nobody reads it) die here
-    std::vector<uint32_t> dying;
-    reads(i, [&](uint32_t o) {
-      if (last_use[o] == i) dying.push_back(o);
-    });
-    if (last_use[v] <= i) dying.push_back(v);
-    std::sort(dying.begin(), dying.end());
-    dying.erase(std::unique(dying.begin(), dying.end()), dying.end());
-    // rename the operands before their registers are recycled
-    switch (p.op[i]) {
-      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
-      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
-        p.a[i] = phys[p.a[i]];
-        break;
-      case GuardOp::Fallback:
-        for (uint32_t& reg : p.fallbacks[size_t(p.imm[i])].symbol_register)
-          if (reg != kUnused) reg = phys[reg];
-        break;
-      default:
-        p.a[i] = phys[p.a[i]];
-        p.b[i] = phys[p.b[i]];
-        break;
-    }
-    p.dst[i] = r;
-    for (uint32_t d : dying) free_list.push_back(phys[d]);
-  }
-  for (uint32_t& c : p.clause_reg) c = phys[c];
-  p.num_registers = count;
-}
-
 GuardProgram compile_guards(const Graph& graph, const Specialization& spec) {
   GuardProgram p;
   std::vector<uint32_t> ranks;
@@ -313,7 +246,7 @@ GuardProgram compile_guards(const Graph& graph, const Specialization& spec) {
   Compiler c(spec.env->arena(), std::move(ranks), p);
   c.bind_sources(spec);
   c.compile();
-  allocate_registers(p);
+  finish_program(p);
   return p;
 }
 
@@ -323,7 +256,7 @@ GuardProgram compile_clauses(const ExprArena& arena, std::span<const ExprId> cla
   Compiler c(arena, std::move(ranks), p);
   c.bind_columns(symbol_column);
   c.compile_clauses(clauses);
-  allocate_registers(p);
+  finish_program(p);
   return p;
 }
 

@@ -42,12 +42,24 @@ enum class GuardOp : uint8_t {
   Poison,         // dst = 0, poisoned: a value no example can have (an unbound symbol)
 };
 
+// Per-instruction flags, set by the passes in guard_program_passes.h.
+namespace guard_flag {
+inline constexpr uint8_t kPoisonOut = 1;  // the result may be poisoned: its poison lanes are written
+inline constexpr uint8_t kPoisonA = 2;    // operand a may be poisoned: read its poison lanes
+inline constexpr uint8_t kPoisonB = 4;    // operand b may be poisoned
+inline constexpr uint8_t kImmB = 8;       // operand b is the constant imm, not a register
+inline constexpr uint8_t kFused = 16;     // a relation that is exactly its clause: the verdict is updated in place
+}  // namespace guard_flag
+
 struct GuardProgram {
   // instructions
   std::vector<GuardOp> op;
   std::vector<uint32_t> dst, a, b;
   std::vector<int64_t> imm;
-  std::vector<libdivide::libdivide_s64_branchfree_t> dividers;  // libdivide's C form: no inline C++ shared across ISA builds
+  std::vector<uint8_t> flags;  // guard_flag bits
+  // Unsigned dividers: floor division of a negative a is ~(~a / c), so only non-negative
+  // numerators are divided. libdivide's C form: no inline C++ shared across ISA builds.
+  std::vector<libdivide::libdivide_u64_t> dividers;
   uint32_t num_registers = 0;
 
   // clauses: after instruction clause_end[c] - 1, register clause_reg[c] holds the clause
@@ -55,11 +67,14 @@ struct GuardProgram {
   std::vector<uint32_t> clause_reg, clause_end;
   std::vector<std::string> clause_text;  // PyTorch's guard text of each clause
   std::vector<uint32_t> clause_line;     // its line in ProducedGuards::text (the clause index for raw clauses)
+  std::vector<uint8_t> clause_poison;    // 1: the clause register may be poisoned
+  std::vector<uint8_t> clause_fused;     // 1: its last instruction (kFused) updates the verdict itself
 
   // Fallback clauses (kinds with no vector kernel: Piecewise, float arithmetic, ...).
   struct Fallback {
     std::unique_ptr<BatchProgram> program;
     std::vector<uint32_t> symbol_register;  // [symbol index] -> register, UINT32_MAX unused
+    std::vector<uint8_t> symbol_poison;     // [symbol index] -> 1: that register may be poisoned
   };
   std::vector<Fallback> fallbacks;
 

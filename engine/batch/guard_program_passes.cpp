@@ -1,0 +1,194 @@
+#include "batch/guard_program_passes.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace symshape {
+namespace {
+
+constexpr uint32_t kUnused = std::numeric_limits<uint32_t>::max();
+
+bool is_relation(GuardOp op) {
+  switch (op) {
+    case GuardOp::Eq: case GuardOp::Ne: case GuardOp::Lt: case GuardOp::Le: case GuardOp::Gt: case GuardOp::Ge:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool takes_immediate(GuardOp op) {
+  return is_relation(op) || op == GuardOp::Add || op == GuardOp::Sub || op == GuardOp::Min || op == GuardOp::Max;
+}
+
+// c < x is x > c: the relation with its operands swapped.
+GuardOp mirrored(GuardOp op) {
+  switch (op) {
+    case GuardOp::Lt: return GuardOp::Gt;
+    case GuardOp::Le: return GuardOp::Ge;
+    case GuardOp::Gt: return GuardOp::Lt;
+    case GuardOp::Ge: return GuardOp::Le;
+    default: return op;  // Eq, Ne, Add, Min, Max commute
+  }
+}
+
+}  // namespace
+
+void fold_constant_operands(GuardProgram& p) {
+  const size_t n = p.op.size();
+  std::vector<uint8_t> is_const(n, 0);
+  for (size_t i = 0; i < n; ++i) is_const[p.dst[i]] = p.op[i] == GuardOp::Const;
+  for (size_t i = 0; i < n; ++i) {
+    if (!takes_immediate(p.op[i]) || (p.flags[i] & guard_flag::kImmB)) continue;
+    if (is_const[p.b[i]]) {
+      p.imm[i] = p.imm[p.b[i]];
+    } else if (is_const[p.a[i]] && p.op[i] != GuardOp::Sub) {
+      p.imm[i] = p.imm[p.a[i]];
+      p.a[i] = p.b[i];
+      p.op[i] = mirrored(p.op[i]);
+    } else {
+      continue;
+    }
+    p.b[i] = 0;
+    p.flags[i] |= guard_flag::kImmB;
+  }
+}
+
+void remove_dead_instructions(GuardProgram& p) {
+  const size_t n = p.op.size();
+  std::vector<uint8_t> live(n, 0);
+  for (uint32_t r : p.clause_reg) live[r] = 1;
+  for (size_t i = n; i-- > 0;)
+    if (live[i]) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { live[r] = 1; });
+  std::vector<uint32_t> renamed(n, kUnused);
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    renamed[i] = uint32_t(k);
+    p.op[k] = p.op[i];
+    p.a[k] = p.a[i];
+    p.b[k] = p.b[i];
+    p.imm[k] = p.imm[i];
+    p.flags[k] = p.flags[i];
+    p.dst[k] = uint32_t(k);
+    for_each_register_read(p, k, [&](uint32_t& r) { r = renamed[r]; });
+    ++k;
+  }
+  for (auto* col : {&p.a, &p.b, &p.dst}) col->resize(k);
+  p.op.resize(k);
+  p.imm.resize(k);
+  p.flags.resize(k);
+  for (uint32_t& r : p.clause_reg) r = renamed[r];
+  for (uint32_t& end : p.clause_end) {  // kept instructions before the old end
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < end; ++i) kept += live[i];
+    end = kept;
+  }
+  p.num_registers = uint32_t(k);
+}
+
+void analyse_poison(GuardProgram& p) {
+  const size_t n = p.op.size();
+  std::vector<uint8_t> may(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t imm_b = p.flags[i] & guard_flag::kImmB;
+    uint8_t m = 0;
+    switch (p.op[i]) {
+      case GuardOp::LoadSize: case GuardOp::Const: m = 0; break;
+      case GuardOp::LoadStride: case GuardOp::Poison: case GuardOp::Fallback: case GuardOp::Add: case GuardOp::Sub:
+      case GuardOp::Mul: case GuardOp::MulConst: case GuardOp::Neg:
+        m = 1;  // overflow, an unbound symbol, a scalar error
+        break;
+      case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not: m = may[p.a[i]]; break;
+      default: m = uint8_t(may[p.a[i]] | (imm_b ? 0 : may[p.b[i]])); break;
+    }
+    may[i] = m;
+    uint8_t f = uint8_t(p.flags[i] & (guard_flag::kImmB | guard_flag::kFused));
+    if (m) f |= guard_flag::kPoisonOut;
+    switch (p.op[i]) {
+      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: case GuardOp::Fallback:
+        break;
+      case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+        if (may[p.a[i]]) f |= guard_flag::kPoisonA;
+        break;
+      default:
+        if (may[p.a[i]]) f |= guard_flag::kPoisonA;
+        if (!imm_b && may[p.b[i]]) f |= guard_flag::kPoisonB;
+        break;
+    }
+    p.flags[i] = f;
+    if (p.op[i] == GuardOp::Fallback) {
+      auto& fb = p.fallbacks[size_t(p.imm[i])];
+      fb.symbol_poison.assign(fb.symbol_register.size(), 0);
+      for (size_t s = 0; s < fb.symbol_register.size(); ++s)
+        if (fb.symbol_register[s] != kUnused) fb.symbol_poison[s] = may[fb.symbol_register[s]];
+    }
+  }
+  p.clause_poison.resize(p.clause_reg.size());
+  for (size_t c = 0; c < p.clause_reg.size(); ++c) p.clause_poison[c] = may[p.clause_reg[c]];
+}
+
+void fuse_clause_checks(GuardProgram& p) {
+  std::vector<uint32_t> readers(p.op.size(), 0);
+  for (size_t i = 0; i < p.op.size(); ++i) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { ++readers[r]; });
+  for (uint32_t r : p.clause_reg) ++readers[r];
+  p.clause_fused.assign(p.clause_reg.size(), 0);
+  for (size_t c = 0; c < p.clause_reg.size(); ++c) {
+    const uint32_t r = p.clause_reg[c];
+    if (is_relation(p.op[r]) && r + 1 == p.clause_end[c] && readers[r] == 1) {
+      p.flags[r] |= guard_flag::kFused;
+      p.clause_fused[c] = 1;
+    }
+  }
+}
+
+// The SSA program names one register per instruction; a block's registers must stay in
+// cache, so registers whose last reader has run are handed to later instructions. An
+// instruction never writes a register it reads (its operands are freed after its destination
+// is chosen).
+void allocate_registers(GuardProgram& p) {
+  const size_t n = p.op.size();
+  std::vector<uint32_t> last_use(p.num_registers, 0);
+  for (size_t i = 0; i < n; ++i) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { last_use[r] = uint32_t(i); });
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)  // a clause reads its register after its last instruction
+    last_use[p.clause_reg[c]] = std::max(last_use[p.clause_reg[c]], p.clause_end[c] - 1);
+  std::vector<uint32_t> phys(p.num_registers, kUnused), free_list, dying;
+  uint32_t count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = p.dst[i];
+    uint32_t r;
+    if (!free_list.empty()) {
+      r = free_list.back();
+      free_list.pop_back();
+    } else {
+      r = count++;
+    }
+    phys[v] = r;
+    // operands (and this result, if nobody reads it) die here
+    dying.clear();
+    for_each_register_read(std::as_const(p), i, [&](uint32_t o) {
+      if (last_use[o] == i) dying.push_back(o);
+    });
+    if (last_use[v] <= i) dying.push_back(v);
+    std::sort(dying.begin(), dying.end());
+    dying.erase(std::unique(dying.begin(), dying.end()), dying.end());
+    // rename the operands before their registers are recycled
+    for_each_register_read(p, i, [&](uint32_t& o) { o = phys[o]; });
+    p.dst[i] = r;
+    for (uint32_t d : dying) free_list.push_back(phys[d]);
+  }
+  for (uint32_t& c : p.clause_reg) c = phys[c];
+  p.num_registers = count;
+}
+
+void finish_program(GuardProgram& p) {
+  p.flags.resize(p.op.size(), 0);
+  fold_constant_operands(p);
+  remove_dead_instructions(p);
+  analyse_poison(p);
+  fuse_clause_checks(p);
+  allocate_registers(p);
+}
+
+}  // namespace symshape

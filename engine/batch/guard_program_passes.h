@@ -1,0 +1,47 @@
+#pragma once
+// Passes over a freshly compiled GuardProgram (SSA: instruction i writes register i), run in
+// this order by `finish_program`:
+//   1. fold_constant_operands: a relation, Add, Sub, Min or Max whose operand is a Const
+//      takes the constant as its immediate (kImmB), mirrored when the constant is on the left;
+//   2. remove_dead_instructions: what no instruction and no clause reads is dropped (the
+//      Consts that step 1 made unused);
+//   3. analyse_poison: which results can be poisoned at all (a loaded size or a comparison of
+//      loaded sizes never is), so the kernels skip the poison lanes of everything else;
+//   4. fuse_clause_checks: a relation read only by its own clause updates the verdict
+//      directly instead of writing a register that the clause check then reads back;
+//   5. allocate_registers: liveness-based reuse of physical registers.
+// None of them changes a verdict: the property tests compare against the scalar evaluator.
+#include "batch/guard_program.h"
+
+namespace symshape {
+
+// Calls fn(register) for every register instruction i reads (fn gets a reference into the
+// program, so a pass can rename it when `p` is not const).
+template <class Program, class Fn>
+void for_each_register_read(Program& p, size_t i, Fn&& fn) {
+  switch (p.op[i]) {
+    case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
+    case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+      fn(p.a[i]);
+      break;
+    case GuardOp::Fallback:
+      for (auto& r : p.fallbacks[size_t(p.imm[i])].symbol_register)
+        if (r != UINT32_MAX) fn(r);
+      break;
+    default:
+      fn(p.a[i]);
+      if (!(p.flags[i] & guard_flag::kImmB)) fn(p.b[i]);
+      break;
+  }
+}
+
+void fold_constant_operands(GuardProgram& p);
+void remove_dead_instructions(GuardProgram& p);
+void analyse_poison(GuardProgram& p);
+void fuse_clause_checks(GuardProgram& p);
+void allocate_registers(GuardProgram& p);
+
+// All of the above, in order.
+void finish_program(GuardProgram& p);
+
+}  // namespace symshape
