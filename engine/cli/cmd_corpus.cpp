@@ -1,4 +1,4 @@
-// `symshape corpus PATH... [--threads N] [--out RESULTS]`: every graph of a corpus
+// `symshape corpus PATH... [--threads N] [--out RESULTS] [--examples-dir DIR]`: every graph of a corpus
 // propagated, its guards compiled and its examples evaluated, in parallel over graphs;
 // `symshape merge A B ... -o OUT`: results of disjoint shards combined into the results
 // of one run over all of them. See docs/corpus.md.
@@ -21,6 +21,7 @@ struct CorpusOptions {
   std::string out;
   bool verbose = false;
   bool no_timing = false;
+  std::string examples_dir;
 };
 
 // --no-timing: results that compare byte for byte between runs (timings zeroed).
@@ -74,6 +75,7 @@ int run_corpus_command(const CorpusOptions& opt) {
   ProgressBar bar;
   CorpusRunOptions run_opt;
   run_opt.threads = opt.threads;
+  run_opt.examples_dir = opt.examples_dir;
   run_opt.progress = [&bar](size_t done, size_t total) { bar.update(done, total); };
   CorpusSummary summary;
   Results results = run_corpus(items, rules, run_opt, summary);
@@ -143,6 +145,9 @@ void register_corpus_commands(CLI::App& app) {
   corpus->add_option("--threads", copt->threads, "worker threads (default: all cores)")->check(CLI::Range(1, 1024));
   corpus->add_option("--out", copt->out, "results file: *.json, otherwise results.fb; written atomically");
   corpus->add_flag("-v,--verbose", copt->verbose, "one line per graph");
+  corpus->add_option("--examples-dir", copt->examples_dir,
+                     "stream DIR/<graph>.examples.fb or .ndjson instead of a graph's own examples, where present")
+      ->check(CLI::ExistingDirectory);
   corpus->add_flag("--no-timing", copt->no_timing, "zero the per-graph timings (results then compare byte for byte)");
   corpus->callback([copt] { exit_code() = run_corpus_command(*copt); });
 

@@ -22,10 +22,10 @@ GraphResults crashed(const CorpusItem& item, const char* what) {
   return r;
 }
 
-GraphResults run_item(const CorpusItem& item, const RuleTable& rules) {
+GraphResults run_item(const CorpusItem& item, const RuleTable& rules, const std::string& examples_dir) {
   if (!item.graph) return load_failure(item.file, item.load_error);
   try {
-    return run_graph(*item.graph, rules, item.file);
+    return run_graph(*item.graph, rules, item.file, examples_dir);
   } catch (const std::exception& e) {
     return crashed(item, e.what());
   } catch (...) {
@@ -48,7 +48,7 @@ Results run_corpus(const std::vector<CorpusItem>& items, const RuleTable& rules,
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, items.size(), 1), [&](const tbb::blocked_range<size_t>& range) {
       for (size_t i = range.begin(); i != range.end(); ++i) {
-        results.graphs[i] = run_item(items[i], rules);
+        results.graphs[i] = run_item(items[i], rules, options.examples_dir);
         const size_t n = ++done;
         if (options.progress) {
           std::lock_guard<std::mutex> lock(progress_mu);

@@ -25,6 +25,7 @@ struct CorpusItem {
 
 struct CorpusRunOptions {
   int threads = 0;  // 0: all cores
+  std::string examples_dir;  // DIR/<graph>.examples.fb|ndjson instead of a graph's own (graph_run.h)
   // Called after each graph (from worker threads, serialised by the runner).
   std::function<void(size_t done, size_t total)> progress;
 };

@@ -1,0 +1,84 @@
+#pragma once
+// A specialisation's guards compiled into a flat program over int64 registers, evaluated
+// column-wise over blocks of examples (batch/guard_eval.h).
+//
+// Layout (structure of arrays): instruction columns `op`, `dst`, `a`, `b`, `imm`, one entry
+// per instruction, registers in SSA form (each instruction writes a new one). Every
+// register has a poison lane mask beside its values: a lane whose value overflowed int64
+// (or divided by zero in a fallback) is poisoned, poison flows through arithmetic and
+// comparisons and, left to right as Python's `and`/`or`, through And/Or; a clause that is
+// poisoned for an example fails it with the reason "overflow". Common
+// subexpressions are shared by ExprId: the arena is hash-consed, so one ExprId is one
+// register. Clauses are the guard relations; each clause's new instructions are emitted
+// right before its check, so an evaluator can stop a block once every example failed.
+// Clause order: the source equalities first (static dims and duck-sized equalities: one
+// compare, and what traffic most often breaks), then the guards in PyTorch's order.
+#include <libdivide.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batch/example_columns.h"
+#include "conform/specialization.h"
+#include "expr/evaluate.h"
+
+namespace symshape {
+
+enum class GuardOp : uint8_t {
+  LoadSize,       // dst = size column imm
+  LoadStride,     // dst = contiguous stride of placeholder a's dim b (product of Max(size, 1) to the right)
+  Const,          // dst = imm
+  Add, Sub, Mul,  // dst = a op b, overflow poisons the example
+  MulConst,       // dst = a * imm
+  Neg,
+  FloorDivConst,  // dst = a // imm (imm > 0), through libdivide: dividers[b]
+  ModConst,       // dst = a % imm, Python sign (imm > 0), dividers[b]
+  Min, Max,
+  Eq, Ne, Lt, Le, Gt, Ge,  // dst = 0/1
+  And, Or, Not,
+  Fallback,       // dst = fallbacks[imm] (a BatchProgram over symbol registers), its errors poison
+  Poison,         // dst = 0, poisoned: a value no example can have (an unbound symbol)
+};
+
+struct GuardProgram {
+  // instructions
+  std::vector<GuardOp> op;
+  std::vector<uint32_t> dst, a, b;
+  std::vector<int64_t> imm;
+  std::vector<libdivide::libdivide_s64_branchfree_t> dividers;  // libdivide's C form: no inline C++ shared across ISA builds
+  uint32_t num_registers = 0;
+
+  // clauses: after instruction clause_end[c] - 1, register clause_reg[c] holds the clause
+  // (0/1). A clause whose value cannot be computed for an example (overflow) fails it.
+  std::vector<uint32_t> clause_reg, clause_end;
+  std::vector<std::string> clause_text;  // PyTorch's guard text of each clause
+  std::vector<uint32_t> clause_line;     // its line in ProducedGuards::text (the clause index for raw clauses)
+
+  // Fallback clauses (kinds with no vector kernel: Piecewise, float arithmetic, ...).
+  struct Fallback {
+    std::unique_ptr<BatchProgram> program;
+    std::vector<uint32_t> symbol_register;  // [symbol index] -> register, UINT32_MAX unused
+  };
+  std::vector<Fallback> fallbacks;
+
+  // What the examples must look like at all: the declared rank of every input.
+  std::vector<uint32_t> ranks;
+
+  size_t num_clauses() const { return clause_reg.size(); }
+  size_t num_instructions() const { return op.size(); }
+};
+
+// Compiles `spec`'s produced guards (exprs and source equalities; float NaN checks need
+// float inputs and are not part of size verdicts, as in the specialisation cache).
+GuardProgram compile_guards(const Graph& graph, const Specialization& spec);
+
+// Boolean `clauses` over symbols read from size columns: symbol_column[symbol index] is a
+// column (placeholder-major over `ranks`), UINT32_MAX for none (a clause using an unbound
+// symbol never holds). For tools that hold guard expressions of their own, and the
+// property tests against the scalar evaluator.
+GuardProgram compile_clauses(const ExprArena& arena, std::span<const ExprId> clauses,
+                             std::span<const uint32_t> symbol_column, std::vector<uint32_t> ranks);
+
+}  // namespace symshape

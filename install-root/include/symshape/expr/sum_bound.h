@@ -1,0 +1,30 @@
+#pragma once
+// A tighter range for sums than bound()'s term-by-term interval arithmetic, used by the
+// decision procedures (provable equality, `expr bound`, the ShapeEnv's static evaluation)
+// when bound() alone cannot decide. It never changes an expression, only what is known
+// about it, so printed guards and shapes keep PyTorch's canonical form.
+//
+// Two rules, each exact for every integer assignment (tests/expr/sum_bound_test.cpp checks
+// them against brute-force evaluation):
+// - Min/Max against the rest of the sum: Min(a, b) + r = Min(a + r, b + r), so the range
+//   is the Min of the ranges of the expanded a + r and b + r (Max likewise, and
+//   -Min(a, b) + r = Max(r - a, r - b)). `Min(W, W + 1) - W` becomes Min(0, 1) = 0.
+// - Floor divisions by one positive constant: x//c - y//c lies in
+//   [floor(dlo/c), ceil(dhi/c)] where [dlo, dhi] bounds the expanded x - y; exact when
+//   x - y is a multiple of c. `((W - 1)//32) + 1 - (W + 31)//32` is -1 + 1 = 0.
+#include <functional>
+
+#include "expr/expr.h"
+#include "expr/value_range.h"
+
+namespace symshape {
+
+// Bounds a (sub)expression the caller's way (bound() with symbol ranges, or the
+// ShapeEnv's memoised bound).
+using ExprRangeFn = std::function<ValueRange(ExprId)>;
+
+// The range of integer expression `e`: range_of(e) intersected with what the rules
+// above prove. Builds only hash-consed helper nodes (a + r, x - y) in the arena.
+ValueRange sum_bound(ExprArena& arena, ExprId e, const ExprRangeFn& range_of);
+
+}  // namespace symshape

@@ -1,0 +1,31 @@
+#pragma once
+// The interned names shared by every graph of a corpus: call_function targets
+// ("aten.add.Tensor", "operator.getitem") as OpIds and kwarg names ("dtype", "alpha") as
+// KeyIds. Both are dense, so a propagation rule table is a std::vector indexed by OpId,
+// and an op rule resolves the KeyIds it reads once at startup with find_key().
+// Thread-safe: loaders of different graphs may intern concurrently.
+#include <string_view>
+
+#include "graph/concurrent_interner.h"
+#include "graph/ids.h"
+
+namespace symshape {
+
+class OpTable {
+ public:
+  OpId intern_op(std::string_view target) { return OpId(ops_.intern(target)); }
+  OpId find_op(std::string_view target) const { return OpId(ops_.find(target)); }
+  std::string_view op_name(OpId id) const { return ops_.name(id.index()); }
+  uint32_t num_ops() const { return ops_.size(); }
+
+  KeyId intern_key(std::string_view key) { return KeyId(keys_.intern(key)); }
+  KeyId find_key(std::string_view key) const { return KeyId(keys_.find(key)); }
+  std::string_view key_name(KeyId id) const { return keys_.name(id.index()); }
+  uint32_t num_keys() const { return keys_.size(); }
+
+ private:
+  ConcurrentInterner ops_;
+  ConcurrentInterner keys_;
+};
+
+}  // namespace symshape

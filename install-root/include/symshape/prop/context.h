@@ -1,0 +1,185 @@
+#pragma once
+// PropContext: what an op rule sees while propagating one node. It reads the node's
+// arguments (literal or from earlier nodes' values), builds output fake tensors, and
+// routes every size check through the ShapeEnv so that it becomes a guard, a
+// replacement, a runtime assert or an error, exactly as PyTorch's meta kernels do.
+//
+// A rule is a plain function `void rule(PropContext&)` in a table indexed by OpId
+// (rules.h); it must set the node's value (set_tensor / set_value) or throw.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+#include "prop/small_vector.h"
+#include "prop/values.h"
+#include "shape_env/shape_env.h"
+
+namespace symshape {
+
+constexpr size_t kMaxRank = 16;
+using Dims = FixedVector<ExprId, kMaxRank>;
+using IntDims = FixedVector<int64_t, kMaxRank>;
+
+// Keyword arguments rules read, resolved to KeyIds once per OpTable.
+enum class Key : uint8_t {
+  dtype, layout, device, pin_memory, memory_format, alpha, beta, approximate, value, keepdim, dim,
+  correction, unbiased, out_dtype, negative_slope, min_val, max_val, output_size, scale, enable_gqa,
+  is_causal, dropout_p, attn_mask, non_blocking, copy, align_corners, scale_factors, kCount
+};
+
+// Python-scalar / tensor category of an operand for type promotion (semantics.md H.3).
+enum class ScalarCategory : uint8_t { Bool, Integer, Floating, Complex };
+
+// Storage of PropContext's layout-predicate cache, owned by whoever runs propagations
+// (the Propagator) so its arrays keep their capacity from run to run; cleared per run.
+struct LayoutCache {
+  struct Entry {
+    uint64_t hash = 0;
+    uint32_t dims_begin = 0;
+    uint8_t rank = 0;
+    uint8_t known = 0;  // bit per PropContext::LayoutBit
+    uint8_t value = 0;
+  };
+  std::vector<Entry> entries;
+  std::vector<uint32_t> table;  // open addressing: entry index + 1, 0 = empty
+  std::vector<ExprId> dims;     // sizes then strides of each entry
+  void clear() {
+    entries.clear();
+    std::fill(table.begin(), table.end(), 0u);
+    dims.clear();
+  }
+};
+
+class PropContext {
+ public:
+  PropContext(const Graph& graph, ShapeEnv& env, ValueTable& values, std::span<ValId> node_values,
+              LayoutCache& layout);
+
+  const Graph& graph;
+  ShapeEnv& env;
+  ExprArena& ar;
+  ValueTable& vals;
+
+  // ---- the current node ----------------------------------------------------------
+  void begin_node(NodeId n);
+  NodeId node() const { return node_; }
+  std::string_view node_name() const { return graph.node_name(node_); }
+  std::string_view target() const { return graph.node_target(node_); }
+  size_t num_args() const { return graph.node_args(node_).size(); }
+  ArgId arg(size_t i) const;      // invalid when the schema argument is absent
+  ArgId kwarg(Key k) const;       // invalid when not given
+  bool is_none(ArgId a) const { return !a.valid() || graph.arg_kind(a) == ArgKind::None; }
+
+  // ---- reading arguments ------------------------------------------------------------
+  ValId value_of(ArgId a) const;  // a Node ARG's value
+  ValId node_value(NodeId n) const { return node_values_[n.index()]; }
+  TensorId tensor(ArgId a) const;  // throws unless a tensor-valued node
+  TensorId tensor_arg(size_t i) const { return tensor(arg(i)); }
+  std::optional<TensorId> opt_tensor(ArgId a) const;
+  bool is_tensor(ArgId a) const;
+  // A list of tensors (cat, stack, index): null entries give invalid TensorIds.
+  void tensor_list(ArgId a, std::vector<TensorId>& out) const;
+  ExprId int_expr(ArgId a) const;           // int literal, bool literal, or a SymInt node
+  int64_t int_const(ArgId a);               // guard_int on symbolic values
+  std::optional<int64_t> opt_int(ArgId a);  // None -> nullopt
+  // An int list argument (a single int becomes a one-element list).
+  void int_list(ArgId a, Dims& out) const;
+  void int_list_const(ArgId a, IntDims& out);
+  double float_const(ArgId a) const;        // int or float literal, or a constant SymFloat
+  bool bool_const(ArgId a) const;
+  std::string_view string_arg(ArgId a) const;
+  std::optional<DType> opt_dtype(ArgId a) const;
+  // Category of a scalar operand (literal or Sym node), or of a tensor's dtype.
+  ScalarCategory scalar_category(ArgId a) const;
+
+  // ---- building results -------------------------------------------------------------------
+  TensorId new_tensor(DType dtype, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                      ExprId storage_offset = {});
+  TensorId new_contiguous(DType dtype, std::span<const ExprId> sizes);
+  TensorId new_channels_last(DType dtype, std::span<const ExprId> sizes);
+  // A view of `base`: shares its storage.
+  TensorId new_view(TensorId base, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                    ExprId storage_offset);
+  TensorId new_view_dtype(TensorId base, DType dtype, std::span<const ExprId> sizes,
+                          std::span<const ExprId> strides, ExprId storage_offset);
+  void set_tensor(TensorId t);
+  void set_value(ValId v);
+  void set_tensors(std::span<const TensorId> ts);  // a list value (split, topk, ...)
+  void set_int(ExprId e) { set_value(vals.of_int(e)); }
+
+  // contiguous strides: stride[i] = stride[i+1] * max(size[i+1], 1) (semantics.md H.2)
+  void contiguous_strides(std::span<const ExprId> sizes, Dims& out);
+  // channels_last (rank 4) / channels_last_3d (rank 5) strides, raw sizes (no max)
+  void channels_last_strides(std::span<const ExprId> sizes, Dims& out);
+  bool is_contiguous(TensorId t);                 // H.2 test, decided through guards
+  bool is_channels_last_contiguous(TensorId t);
+  bool is_non_overlapping_and_dense(TensorId t);
+  // One cached answer per distinct (sizes, strides) and predicate: many tensors share a
+  // layout, and once a predicate was decided (statically or by a guard) it cannot change.
+  enum LayoutBit : uint8_t { kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3 };
+  template <class F>
+  bool cached_layout(TensorId t, LayoutBit bit, F&& compute) {
+    {
+      const LayoutEntry& e = layout_entry(t);
+      if (e.known & (1u << bit)) return (e.value >> bit) & 1u;
+    }
+    const bool v = compute();
+    LayoutEntry& e = layout_entry(t);  // the entries may have grown meanwhile
+    e.known |= static_cast<uint8_t>(1u << bit);
+    if (v) e.value |= static_cast<uint8_t>(1u << bit);
+    return v;
+  }
+
+  // ---- checks through the ShapeEnv ------------------------------------------------------
+  bool guard(ExprId cond);           // evaluate_expr: static, else a guard from the hint
+  bool guard_or_false(ExprId cond);  // data-dependent -> false, no guard
+  bool guard_or_true(ExprId cond);
+  bool known_true(ExprId cond) { return env.statically_known_true(cond); }
+  int64_t guard_int(ExprId e);
+  int64_t hint(ExprId e) { return env.size_hint(e); }
+  // Records `cond` (torch._check / meta-kernel check); throws a shape error if it fails.
+  template <class... A>
+  void check(ExprId cond, fmt::format_string<A...> f, A&&... a) {
+    if (!env.expect_true(cond, node_name())) fail(f, std::forward<A>(a)...);
+  }
+  template <class... A>
+  [[noreturn]] void fail(fmt::format_string<A...> f, A&&... a) {
+    fail_message(fmt::format(f, std::forward<A>(a)...));
+  }
+  [[noreturn]] void fail_message(std::string message);
+  // Wraps a possibly negative dim against `rank` (a 0-d tensor counts as rank 1); throws
+  // PyTorch's IndexError text when out of range.
+  int64_t wrap_dim(int64_t dim, int64_t rank);
+
+  // ---- printing for messages -------------------------------------------------------------
+  std::string str(ExprId e) const;                  // internal form (`s0`, `2*s0 + 1`)
+  std::string shape_str(std::span<const ExprId> s) const;  // "[2, s0, 3]"
+
+  // Scratch vectors, reused across nodes (no allocation in steady state).
+  std::vector<TensorId> scratch_tensors;
+  std::vector<ExprId> scratch_exprs;
+
+ private:
+  // Layout predicates (contiguous, channels_last, non-overlapping-and-dense) by the
+  // hash-consed (sizes, strides) of a tensor: many tensors share a layout, and once a
+  // predicate was decided (statically or by a guard) the answer cannot change.
+  using LayoutEntry = LayoutCache::Entry;
+  LayoutEntry& layout_entry(TensorId t);
+  bool stride_walk(std::span<const ExprId> sizes, std::span<const ExprId> strides, std::span<const size_t> order);
+  bool has_zero_dim(std::span<const ExprId> sizes);
+  bool compute_is_contiguous(TensorId t);
+  bool compute_is_channels_last_contiguous(TensorId t);
+  bool compute_is_non_overlapping_and_dense(TensorId t);
+  LayoutCache& layout_;
+
+  NodeId node_;
+  std::span<ValId> node_values_;
+  KeyId keys_[static_cast<size_t>(Key::kCount)];
+};
+
+}  // namespace symshape

@@ -1,0 +1,43 @@
+#pragma once
+// Geometry of views without copies (semantics.md H.6): size inference with one -1,
+// eager's computeStride (which strides, if any, let a tensor be viewed with a new
+// shape), and the view / reshape / alias constructors built on them. Shared by the view,
+// concatenation and index rule files.
+#include <span>
+
+#include "prop/context.h"
+
+namespace symshape {
+
+// torch._prims_common.infer_size: at most one -1, other entries >= 0, the product must
+// equal (or, with a -1, divide) `numel`; the -1 becomes numel // product (exact, so it
+// simplifies: (s0, 6) as (-1, 3) gives 2*s0 with no guard).
+void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, Dims& out);
+
+// at::detail::computeStride: strides for viewing (sizes, strides) as `new_sizes` without
+// a copy, false when the old dims cannot be regrouped. `or_copy` is reshape's mode:
+// comparisons that cannot be decided (unbacked sizes) give up instead of raising the
+// data-dependent error that view raises.
+bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                  std::span<const ExprId> new_sizes, bool or_copy, Dims& out);
+
+// t.view(shape) (shape may hold one -1): a view sharing t's storage, or PyTorch's
+// "view size is not compatible" error.
+TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape);
+// t.reshape(shape): the view when one exists, else a contiguous copy.
+TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape);
+// t.expand(target) (at::inferExpandGeometry): right-aligned, -1 keeps a size, a size-1
+// or new leading dim expanded to another size gets stride 0.
+TensorId expand_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> target);
+// A view of t with the same geometry (alias / identity returns).
+TensorId alias_tensor(PropContext& ctx, TensorId t);
+// t.unsqueeze(d) for a wrapped d in [0, rank]: stride size[d]*stride[d] (1 at the end).
+TensorId unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
+
+// torch._check(cond) without formatting a message unless it fails: a guard for backed
+// sizes, a runtime assert for unbacked ones, false when it is known to fail.
+inline bool holds(PropContext& ctx, ExprId cond) {
+  return cond == ctx.ar.true_() || ctx.env.expect_true(cond, ctx.node_name());
+}
+
+}  // namespace symshape

@@ -1,0 +1,115 @@
+#pragma once
+// The propagation driver (semantics.md D): runs a graph node by node on fake tensors
+// over one ShapeEnv. Placeholders get symbolic sizes from one example's sizes (the
+// hints) under an InputPolicy (by default the graph's dynamic_shapes spec: spec'd dims are
+// DYNAMIC with the spec's min/max and names, every other dim is static, as in
+// torch.export); get_attr weights are static; each call_function node dispatches through
+// the RuleTable. FakeTensorProp (fake_tensor_prop.h) layers meta recording on top through
+// NodeHooks.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "graph/graph.h"
+#include "prop/context.h"
+#include "prop/rules.h"
+#include "prop/values.h"
+#include "shape_env/shape_env.h"
+
+namespace symshape {
+
+struct PropStatus {
+  bool ok = true;
+  ErrorKind kind = ErrorKind::Internal;
+  NodeId node;          // the node that failed
+  std::string message;  // "<node> (<target>): <error>"
+};
+
+// One input size the guards read: placeholder p's size/stride/offset at `dim`.
+struct InputSource {
+  SourceId source;
+  uint32_t placeholder;
+  SourceKind kind;  // Size, Stride or StorageOffset
+  uint32_t dim;
+};
+
+// How placeholders are made fake from an example's sizes (inputs are contiguous, offset 0).
+enum class InputPolicy : uint8_t {
+  Spec,    // torch.export (the default): dims named in the graph's dynamic_shapes spec are
+           // DYNAMIC with the spec's range and name, every other dim is static
+  Duck,    // FakeTensorMode.from_tensor with a ShapeEnv: every dim DUCK (equal sizes share
+           // a symbol; 0 and 1 specialised), strides INFER_STRIDE; the spec is ignored
+  Static,  // a fake mode without ShapeEnv: every size, stride and offset is a constant
+  Automatic,  // torch.compile's automatic dynamic shapes: the dims set in the dynamic mask
+              // (set_dynamic_mask) are DYNAMIC (0 and 1 still specialised), the others static
+};
+
+// Per-node extension points for drivers layered on the Propagator (FakeTensorProp). The
+// default run has none and pays one predictable branch per node for them.
+class NodeHooks {
+ public:
+  // Before a call_function node dispatches: a valid ValId (in the Propagator's table)
+  // replaces the op rule, e.g. for a higher-order op; invalid dispatches normally.
+  virtual ValId before_call(NodeId n) = 0;
+  // After node n got its value (every node kind). Both may throw an Error, which fails
+  // the run at that node.
+  virtual void after_node(NodeId n) = 0;
+
+ protected:
+  ~NodeHooks() = default;
+};
+
+class Propagator {
+ public:
+  Propagator(const Graph& graph, const RuleTable& rules) : graph_(graph), rules_(rules) {}
+
+  void set_input_policy(InputPolicy policy) { policy_ = policy; }
+  // For InputPolicy::Automatic: mask[p][d] != 0 makes dim d of placeholder p dynamic.
+  void set_dynamic_mask(std::vector<std::vector<uint8_t>> mask) { dynamic_mask_ = std::move(mask); }
+  void set_hooks(NodeHooks* hooks) { hooks_ = hooks; }
+  const Graph& graph() const { return graph_; }
+
+  // Propagates the whole graph with `input_sizes[p]` as the hints of placeholder p.
+  // On failure, returns the failing node and message; the env holds what was learned.
+  PropStatus run(ShapeEnv& env, std::span<const std::span<const int64_t>> input_sizes);
+  // Propagates with placeholder p bound to value inputs[p] of `src`, taken as it is
+  // (already fake, over the same ShapeEnv: propagate_dont_convert_inputs). Aliasing among
+  // the inputs is kept; they get storages of this run's table. No input is tracked.
+  PropStatus run_given(ShapeEnv& env, const ValueTable& src, std::span<const ValId> inputs);
+
+  const ValueTable& values() const { return values_; }
+  ValueTable& values() { return values_; }
+  std::span<const ValId> node_values() const { return node_values_; }
+  // Every tensor input property in traversal order (sizes, strides, offset per input).
+  std::span<const TrackedInput> tracked_inputs() const { return tracked_; }
+  std::span<const InputSource> input_sources() const { return input_sources_; }
+
+ private:
+  template <class PlaceFn>
+  PropStatus run_nodes(ShapeEnv& env, PlaceFn&& place);
+  void place_input(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes);
+  void place_converted(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes);
+  void check_input_sizes(PlaceholderId p, std::span<const int64_t> sizes) const;
+  void add_input_tensor(ShapeEnv& env, PlaceholderId p, SourceId tensor_source,
+                        const ShapeEnv::SymbolicTensorMeta& meta);
+  void place_attr(ShapeEnv& env, NodeId n);
+  ValId build_output(ExprArena& ar, ArgId a);
+
+  const Graph& graph_;
+  const RuleTable& rules_;
+  InputPolicy policy_ = InputPolicy::Spec;
+  std::vector<std::vector<uint8_t>> dynamic_mask_;
+  NodeHooks* hooks_ = nullptr;
+  ValueTable values_;
+  std::vector<ValId> node_values_;
+  LayoutCache layout_cache_;  // PropContext's layout answers; capacity kept across runs
+  std::vector<TrackedInput> tracked_;
+  std::vector<InputSource> input_sources_;
+  std::vector<ExprId> spec_symbols_;  // by SymId: the symbol made for a spec dim name
+};
+
+// Concrete contiguous strides of concrete sizes (inputs are created contiguous).
+void contiguous_int_strides(std::span<const int64_t> sizes, std::vector<int64_t>& out);
+
+}  // namespace symshape

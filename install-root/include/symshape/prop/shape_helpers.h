@@ -1,0 +1,56 @@
+#pragma once
+// Shared shape algorithms used by several op families: broadcasting (H.1), the
+// TensorIterator output layout of elementwise ops (H.2), and dim-list wrapping.
+#include <span>
+#include <utility>
+
+#include "prop/context.h"
+
+namespace symshape {
+
+// Broadcasts `a` with `b` into `out` (right-aligned). Size-1 tests use guard_or_false
+// semantics for unbacked sizes; a mismatch throws PyTorch's message.
+void broadcast_shapes(PropContext& ctx, std::span<const ExprId> a, std::span<const ExprId> b, Dims& out);
+
+// Output strides of an elementwise op with output shape `shape` over the tensor
+// operands `inputs` (scalars excluded), as eager PyTorch's TensorIterator allocates them:
+// the fast paths (all contiguous / all channels_last / all the same non-overlapping
+// dense strides) and otherwise the stride-order permutation of the inputs.
+// `has_cpu_scalar`: a Python scalar operand was wrapped as a 0-dim tensor; like any
+// 0-dim operand it disables the fast paths but never decides the order.
+void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
+                         Dims& out_strides, bool has_cpu_scalar = false);
+
+// Wraps each dim of `dims` against rank; duplicates throw "dim {d} appears multiple times
+// in the list of dims". Result as a bitmask over dims.
+uint32_t dim_mask(PropContext& ctx, std::span<const int64_t> dims, int64_t rank);
+
+// torch._check(cond) without formatting a message: callers format only on failure, so a
+// passing check allocates nothing (`if (!check_ok(ctx, c)) ctx.fail(...)`).
+bool check_ok(PropContext& ctx, ExprId cond);
+
+// TensorIterator's reorder_dimensions: an insertion sort of the dims, fastest-moving
+// first, starting from row-major order (n-1, ..., 0). `should_swap(d0, d1)` returns 1
+// when d0 must come after d1, -1 when before, 0 when undecided (the sort stops there).
+template <class ShouldSwap>
+void stride_order_permutation(size_t n, ShouldSwap&& should_swap, FixedVector<size_t, kMaxRank>& perm) {
+  perm.clear();
+  for (size_t i = 0; i < n; ++i) perm.push_back(n - 1 - i);
+  for (size_t i = 1; i < n; ++i) {
+    size_t d1 = i;
+    for (size_t d0 = i; d0-- > 0;) {
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+}
+
+// Product of sizes (numel).
+ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
+
+}  // namespace symshape

@@ -1,0 +1,45 @@
+"""symshape: PyTorch's symbolic-shape stack at native speed, from Python.
+
+Engine bindings (load, propagate, guards, batch verdicts, conform) come from the
+compiled `_symshape` extension; `export` and `verify` need PyTorch.
+"""
+from ._symshape import (  # noqa: F401
+    BadInputError,
+    DataDependentError,
+    Graph,
+    GuardProgram,
+    Propagation,
+    ShapeError,
+    SymshapeError,
+    UnsupportedOpError,
+)
+from .corpus import conform_corpus  # noqa: F401
+from .dims import Dim  # noqa: F401
+from .suggest import suggest_dynamic_shapes  # noqa: F401
+
+
+def load(path_or_bytes, name="<bytes>"):
+    """A Graph from a *.graph.json / *.graph.fb path, or from fx-graph-json text / graph.fb bytes."""
+    if isinstance(path_or_bytes, (bytes, bytearray)):
+        return Graph.from_bytes(bytes(path_or_bytes), name)
+    return Graph.load(str(path_or_bytes))
+
+
+def export(model, example_inputs, dynamic_shapes=None, path=None, **kwargs):
+    """fx-graph-json text of `model` (see symshape.exporter.export)."""
+    from .exporter import export as _export
+    return _export(model, example_inputs, dynamic_shapes=dynamic_shapes, path=path, **kwargs)
+
+
+def verify(model, examples, dynamic_shapes=None, **kwargs):
+    """Export, run in PyTorch and in the engine, compare (see symshape.verification.verify)."""
+    from .verification import verify as _verify
+    return _verify(model, examples, dynamic_shapes=dynamic_shapes, **kwargs)
+
+
+def __getattr__(name):
+    # the exporter imports torch: load it only when asked for
+    if name in ("exporter", "ExportError"):
+        from . import exporter
+        return exporter if name == "exporter" else exporter.ExportError
+    raise AttributeError(f"module 'symshape' has no attribute {name!r}")
