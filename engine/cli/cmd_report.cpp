@@ -55,6 +55,7 @@ int run_report(const ReportOptions& opt) {
   OpTable ops;
   std::vector<std::string> files;
   std::vector<GraphFileLoad> loaded;
+  RuleTable rules;
   if (!graph_paths.empty()) {
     load_graphs(graph_paths, ops, files, loaded, errors);
     std::vector<CorpusItem> items;
@@ -62,7 +63,6 @@ int run_report(const ReportOptions& opt) {
       for (const Graph& g : loaded[i].graphs) items.push_back({files[i], &g, {}});
       if (!loaded[i].ok) items.push_back({files[i], nullptr, fmt::format("{}", loaded[i].diags.items.empty() ? "load failed" : loaded[i].diags.items.front().format())});
     }
-    RuleTable rules;
     rules.resolve(ops);
     CorpusSummary summary;
     parts.push_back(run_corpus(items, rules, CorpusRunOptions(), summary));
@@ -84,6 +84,8 @@ int run_report(const ReportOptions& opt) {
   ReportInputs in;
   in.results = &all;
   in.recompile_limit = opt.recompile_limit;
+  rules.resolve(ops);  // the graphs of --examples-dir were loaded after the corpus run
+  in.rules = &rules;
   for (size_t i = 0; i < files.size(); ++i)
     for (const Graph& g : loaded[i].graphs)
       in.graphs[{std::filesystem::path(files[i]).filename().string(), std::string(g.name())}] = &g;

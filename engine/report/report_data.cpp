@@ -1,7 +1,11 @@
 #include "report/report_data.h"
 
 #include <nlohmann/json.hpp>
+#include <tbb/parallel_for.h>
 
+#include <optional>
+
+#include "batch/stream.h"
 #include "corpus/results_json.h"
 
 namespace symshape {
@@ -39,12 +43,45 @@ nlohmann::json input_json(const Graph& g, PlaceholderId p) {
   return in;
 }
 
+// The graph's own examples under torch.compile's recompiles: which entry served each
+// example (-1 rejected, -2 uncompiled past the limit) and what created each entry.
+nlohmann::json compile_policy_json(const StreamResult& s) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const StreamSpecialization& e : s.specializations)
+    entries.push_back({{"first_example", e.first_example},
+                       {"accepted", e.accepted},
+                       {"triggered_by", e.triggered_by},
+                       {"dynamic_dims", e.dynamic_dims}});
+  return {{"verdicts", s.verdict}, {"uncompiled", s.uncompiled}, {"specializations", std::move(entries)}};
+}
+
 }  // namespace
 
 std::string report_data_json(const ReportInputs& in) {
   nlohmann::json doc = nlohmann::json::parse(results_to_json(*in.results, /*with_timing=*/true, /*indent=*/-1));
   doc["recompile_limit"] = in.recompile_limit;
   nlohmann::json& graphs = doc["graphs"];
+  std::vector<const Graph*> graph_of(in.results->graphs.size(), nullptr);
+  for (size_t i = 0; i < graph_of.size(); ++i) {
+    const GraphResults& r = in.results->graphs[i];
+    const auto it = in.graphs.find({r.file, r.name});
+    if (it != in.graphs.end()) graph_of[i] = it->second;
+  }
+  std::vector<std::optional<StreamResult>> compiled(graph_of.size());
+  if (in.rules) {
+    StreamOptions o;
+    o.policy = RecompilePolicy::Compile;
+    o.recompile_limit = uint32_t(in.recompile_limit);
+    o.eval.threads = 1;  // parallel over graphs instead
+    tbb::parallel_for(size_t(0), graph_of.size(), [&](size_t i) {
+      if (!graph_of[i] || in.results->graphs[i].status != GraphStatus::Ok) return;
+      try {
+        compiled[i] = run_stream(*graph_of[i], *in.rules, ExampleColumns::from_graph(*graph_of[i]), o);
+      } catch (const std::exception&) {
+        // a graph the compile policy cannot stream keeps the export-policy timeline
+      }
+    });
+  }
   for (size_t i = 0; i < in.results->graphs.size(); ++i) {
     const GraphResults& r = in.results->graphs[i];
     const auto it = in.graphs.find({r.file, r.name});
@@ -53,6 +90,7 @@ std::string report_data_json(const ReportInputs& in) {
     nlohmann::json inputs = nlohmann::json::array();
     for (uint32_t p = 0; p < g.num_placeholders(); ++p) inputs.push_back(input_json(g, PlaceholderId(p)));
     graphs[i]["inputs"] = std::move(inputs);
+    if (compiled[i]) graphs[i]["compile_policy"] = compile_policy_json(*compiled[i]);
     // The op a failed graph stopped at, for the op-coverage view.
     if (!r.error_node.empty()) {
       for (uint32_t n = 0; n < g.num_nodes(); ++n)

@@ -11,6 +11,7 @@
 
 #include "formats/results_fb.h"
 #include "graph/graph.h"
+#include "prop/rules.h"
 
 namespace symshape {
 
@@ -18,6 +19,10 @@ struct ReportInputs {
   const Results* results = nullptr;
   std::map<std::pair<std::string, std::string>, const Graph*> graphs;  // (file name, graph name)
   int recompile_limit = 8;  // torch._dynamo.config.cache_size_limit's default
+  // With the rules (resolved against the graphs' OpTable), each graph's own examples are
+  // also streamed under torch.compile's recompile policy (batch/stream.h), in parallel over
+  // graphs, for the recompile timeline: "compile_policy" per graph.
+  const RuleTable* rules = nullptr;
 };
 
 std::string report_data_json(const ReportInputs& in);

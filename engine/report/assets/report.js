@@ -195,7 +195,8 @@ function renderGraph(g, sec) {
     renderSpecCode(g, panel('dynamic_shapes (spec in effect)'));
   }
   if ((g.specializations || []).length) renderSpecialisations(g, panel('Specialisations: examples served and the guards that split them', true));
-  if ((g.verdicts || []).length) renderTimeline(g, panel('Recompile timeline (compile policy)', true));
+  if (g.compile_policy) renderTimeline(g, panel('Recompile timeline (torch.compile policy: automatic dynamic shapes)', true));
+  else if ((g.verdicts || []).length) renderTimeline(g, panel('Recompile timeline (export policy)', true));
   const guards = panel(`Guards of the hint propagation (${(g.guards || []).length})`, true);
   guards.append(el('pre', { class: 'guards', text: (g.guards || []).join('\n') || '(none)' }));
   const bad = (g.verdicts || []).filter((v) => v.message);
@@ -288,13 +289,25 @@ function renderSpecialisations(g, panel) {
   panel.append(t);
 }
 
+// Example index against the cache entry that served it. Under the compile policy
+// (g.compile_policy: verdict -1 rejected, -2 past the recompile limit) entries are
+// torch.compile's recompiles; otherwise the export-policy specialisations of the results.
 function renderTimeline(g, panel) {
   const limit = DATA.recompile_limit;
-  const specs = (g.specializations || []).length;
+  const cp = g.compile_policy;
+  const verdicts = cp ? cp.verdicts.map((s, e) => ({ example: e, specialization: s })) : g.verdicts;
+  const specs = cp ? cp.specializations.length : (g.specializations || []).length;
   const box = chartBox('small');
   panel.append(box);
-  const served = g.verdicts.filter((v) => v.specialization >= 0).map((v) => [v.example, v.specialization]);
-  const refused = g.verdicts.filter((v) => v.specialization < 0).map((v) => [v.example, -1]);
+  const served = verdicts.filter((v) => v.specialization >= 0).map((v) => [v.example, v.specialization]);
+  const refused = verdicts.filter((v) => v.specialization === -1 || (!cp && v.specialization < 0)).map((v) => [v.example, -1]);
+  const eager = cp ? verdicts.filter((v) => v.specialization === -2).map((v) => [v.example, limit]) : [];
+  if (cp) {
+    const t = el('table', { class: 'spec-table' }, el('tr', {}, el('th', { text: 'entry' }), el('th', { class: 'num', text: 'first example' }), el('th', { class: 'num', text: 'examples' }), el('th', { text: 'dynamic dims' }), el('th', { text: 'triggered by' })));
+    cp.specializations.forEach((e, s) => t.append(el('tr', {}, el('td', { text: `#${s}` }), el('td', { class: 'num', text: String(e.first_example) }), el('td', { class: 'num', text: String(e.accepted) }), el('td', { text: e.dynamic_dims.join(', ') || '(all static)' }), el('td', {}, el('pre', { text: e.triggered_by.map((x) => `- ${x}`).join('\n') || '(first compile)' })))));
+    panel.append(t);
+    if (cp.uncompiled) panel.append(el('p', { text: `${cp.uncompiled} example(s) past the recompile limit run uncompiled (drawn on the limit line).` }));
+  }
   draw(box, 'timeline', {
     grid: { left: 60, right: 140, top: 30, bottom: 40 }, legend: { top: 0 },
     tooltip: { formatter: (p) => `example ${p.data[0]}: ${p.data[1] < 0 ? 'rejected' : `specialisation #${p.data[1]}`}` },
@@ -304,7 +317,7 @@ function renderTimeline(g, panel) {
       { name: 'served by', type: 'line', step: 'end', symbolSize: 7, data: served, lineStyle: { color: '#8250df' }, itemStyle: { color: '#8250df' },
         markLine: { symbol: 'none', lineStyle: { color: '#cf222e', type: 'dashed' }, label: { formatter: `recompile limit (${limit})`, position: 'end' }, data: [{ yAxis: limit }] } },
       { name: 'rejected', type: 'scatter', symbol: 'diamond', symbolSize: 9, data: refused, itemStyle: { color: '#cf222e' } },
-    ],
+    ].concat(eager.length ? [{ name: 'uncompiled', type: 'scatter', symbol: 'triangle', symbolSize: 9, data: eager, itemStyle: { color: '#6e7781' } }] : []),
   });
 }
 
