@@ -14,6 +14,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "batch/guard_kernels.h"
+#include "core/error.h"
 
 namespace symshape {
 
@@ -71,14 +72,20 @@ void (*kernel_for(Isa isa))(guard_kernels::BlockArgs&) {
 struct Scratch {
   std::vector<int64_t> regs, poison, state;
   std::vector<const int64_t*> reg_ptr, columns;
+  std::vector<int64_t*> outputs;
   std::vector<uint8_t> rank_ok;
 };
 
 }  // namespace
 
 void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t begin, size_t end, int32_t* verdict,
-                     GuardFailure* failure, const GuardEvalOptions& options, GuardEvalStats* stats) {
+                     GuardFailure* failure, const GuardEvalOptions& options, GuardEvalStats* stats,
+                     std::span<int64_t* const> outputs) {
   if (end <= begin) return;
+  static_assert(kNoOutputValue == guard_kernels::kNoOutput);
+  const bool want_outputs = !outputs.empty() && !p.output_reg.empty();
+  if (want_outputs && outputs.size() != p.output_reg.size())
+    throw Error(ErrorKind::Internal, "evaluate_guards: one output column per program output expected");
   const Isa isa = isa_available(options.isa) ? options.isa : Isa::Scalar;
   auto* const kernel = kernel_for(isa);
   static_assert(sizeof(GuardFailure) == 1);
@@ -125,6 +132,11 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
                                  s.state.data(),
                                  verdict + (row0 - begin),
                                  reinterpret_cast<uint8_t*>(failure + (row0 - begin))};
+      if (want_outputs) {
+        s.outputs.resize(outputs.size());
+        for (size_t k = 0; k < outputs.size(); ++k) s.outputs[k] = outputs[k] + (row0 - begin);
+        a.outputs = s.outputs.data();
+      }
       kernel(a);
       local += a.clauses;
     }

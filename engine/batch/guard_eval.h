@@ -36,8 +36,12 @@ struct GuardEvalStats {
 
 // For rows [begin, end) of `ex`: verdict[i] (i = row - begin) is kPass, kRankFail or the
 // index of the first failing clause, failure[i] why.
+// With `outputs` (one column per program output, end - begin long), outputs[k][i] is output
+// k for that example, or kNoOutputValue (INT64_MIN) when it failed a clause or the value overflowed.
 void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t begin, size_t end, int32_t* verdict,
-                     GuardFailure* failure, const GuardEvalOptions& options = {}, GuardEvalStats* stats = nullptr);
+                     GuardFailure* failure, const GuardEvalOptions& options = {}, GuardEvalStats* stats = nullptr,
+                     std::span<int64_t* const> outputs = {});
+inline constexpr int64_t kNoOutputValue = INT64_MIN;
 
 // The scalar reference: the same verdicts from engine/expr's evaluate() per example
 // (used by the property tests).

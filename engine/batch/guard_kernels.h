@@ -2,6 +2,7 @@
 // The block kernel of the guard evaluator, compiled once per instruction set
 // (guard_kernels_<isa>.cpp, each with its own -m flags). Only plain data crosses this
 // boundary: an ISA-specific translation unit must not share inline C++ with the others.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,12 +27,15 @@ struct BlockArgs {
   int64_t* state;                  // kBlock scratch: 0 while the example passes, else why it failed (encode_failure)
   int32_t* verdict;                // lanes
   uint8_t* failure;                // lanes (GuardFailure)
+  int64_t* const* outputs = nullptr;  // per program output: lanes, or null for no outputs
   uint64_t clauses = 0;            // out: relations checked
 };
 
 // A lane's state once it failed: clause c false (reason 1) or poisoned (reason 2), or its
 // rank differs (kRankState). 0 means "still passing", so a plain compare finds live lanes.
 inline constexpr int64_t kRankState = -1;
+// An output value an example does not have (it failed a clause, or the value overflowed).
+inline constexpr int64_t kNoOutput = INT64_MIN;
 constexpr int64_t encode_failure(uint32_t clause, int64_t reason) { return (int64_t(clause) + 1) * 4 + reason; }
 
 void run_block_scalar(BlockArgs& a);

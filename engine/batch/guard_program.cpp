@@ -54,6 +54,24 @@ class Compiler {
     for (size_t i = 0; i < clauses.size(); ++i) finish_clause(boolean(clauses[i]), fmt::format("clause {}", i), uint32_t(i));
   }
 
+  // The symbolic output sizes of the given nodes, as program outputs.
+  void compile_outputs(const Graph& g, std::span<const NodeId> nodes) {
+    const Propagator& prop = *s_->prop;
+    const ValueTable& vals = prop.values();
+    for (NodeId n : nodes) {
+      if (n.index() >= prop.node_values().size()) continue;
+      const ValId v = prop.node_values()[n.index()];
+      if (!v.valid()) continue;
+      const std::string name(g.node_name(n));
+      if (vals.kind(v) == ValKind::Tensor) {
+        const auto sizes = vals.sizes(vals.as_tensor(v));
+        for (size_t d = 0; d < sizes.size(); ++d) add_output(value(sizes[d]), fmt::format("{}.size()[{}]", name, d));
+      } else if (vals.kind(v) == ValKind::SymInt) {
+        add_output(value(vals.as_expr(v)), name);
+      }
+    }
+  }
+
   void compile() {
     const ProduceGuards& pg = s_->guards;
     // text lines of the source equalities, in order
@@ -85,6 +103,11 @@ class Compiler {
     p_.flags.push_back(0);
     p_.dst.push_back(p_.num_registers);
     return p_.num_registers++;
+  }
+
+  void add_output(uint32_t reg, std::string name) {
+    p_.output_reg.push_back(reg);
+    p_.output_name.push_back(std::move(name));
   }
 
   void finish_clause(uint32_t reg, const std::string& text, uint32_t line) {
@@ -239,13 +262,14 @@ class Compiler {
 
 }  // namespace
 
-GuardProgram compile_guards(const Graph& graph, const Specialization& spec) {
+GuardProgram compile_guards(const Graph& graph, const Specialization& spec, std::span<const NodeId> size_nodes) {
   GuardProgram p;
   std::vector<uint32_t> ranks;
   for (uint32_t ph = 0; ph < graph.num_placeholders(); ++ph) ranks.push_back(graph.placeholder_rank(PlaceholderId(ph)));
   Compiler c(spec.env->arena(), std::move(ranks), p);
   c.bind_sources(spec);
   c.compile();
+  c.compile_outputs(graph, size_nodes);
   finish_program(p);
   return p;
 }

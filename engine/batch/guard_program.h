@@ -78,6 +78,12 @@ struct GuardProgram {
   };
   std::vector<Fallback> fallbacks;
 
+  // Values computed per example besides the verdict (on request: chosen nodes' symbolic
+  // output sizes). After the last instruction, register output_reg[k] holds output k.
+  std::vector<uint32_t> output_reg;
+  std::vector<std::string> output_name;  // "node.size()[d]", or "node" for a SymInt node
+  std::vector<uint8_t> output_poison;    // 1: the register may be poisoned
+
   // What the examples must look like at all: the declared rank of every input.
   std::vector<uint32_t> ranks;
 
@@ -87,7 +93,9 @@ struct GuardProgram {
 
 // Compiles `spec`'s produced guards (exprs and source equalities; float NaN checks need
 // float inputs and are not part of size verdicts, as in the specialisation cache).
-GuardProgram compile_guards(const Graph& graph, const Specialization& spec);
+// With `size_nodes`, the program also computes every listed node's output sizes (each dim
+// of a tensor, or the value of a SymInt node) as outputs, evaluated with the guards.
+GuardProgram compile_guards(const Graph& graph, const Specialization& spec, std::span<const NodeId> size_nodes = {});
 
 // Boolean `clauses` over symbols read from size columns: symbol_column[symbol index] is a
 // column (placeholder-major over `ranks`), UINT32_MAX for none (a clause using an unbound

@@ -59,6 +59,7 @@ void remove_dead_instructions(GuardProgram& p) {
   const size_t n = p.op.size();
   std::vector<uint8_t> live(n, 0);
   for (uint32_t r : p.clause_reg) live[r] = 1;
+  for (uint32_t r : p.output_reg) live[r] = 1;
   for (size_t i = n; i-- > 0;)
     if (live[i]) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { live[r] = 1; });
   std::vector<uint32_t> renamed(n, kUnused);
@@ -80,6 +81,7 @@ void remove_dead_instructions(GuardProgram& p) {
   p.imm.resize(k);
   p.flags.resize(k);
   for (uint32_t& r : p.clause_reg) r = renamed[r];
+  for (uint32_t& r : p.output_reg) r = renamed[r];
   for (uint32_t& end : p.clause_end) {  // kept instructions before the old end
     uint32_t kept = 0;
     for (uint32_t i = 0; i < end; ++i) kept += live[i];
@@ -127,12 +129,15 @@ void analyse_poison(GuardProgram& p) {
   }
   p.clause_poison.resize(p.clause_reg.size());
   for (size_t c = 0; c < p.clause_reg.size(); ++c) p.clause_poison[c] = may[p.clause_reg[c]];
+  p.output_poison.resize(p.output_reg.size());
+  for (size_t k = 0; k < p.output_reg.size(); ++k) p.output_poison[k] = may[p.output_reg[k]];
 }
 
 void fuse_clause_checks(GuardProgram& p) {
   std::vector<uint32_t> readers(p.op.size(), 0);
   for (size_t i = 0; i < p.op.size(); ++i) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { ++readers[r]; });
   for (uint32_t r : p.clause_reg) ++readers[r];
+  for (uint32_t r : p.output_reg) ++readers[r];
   p.clause_fused.assign(p.clause_reg.size(), 0);
   for (size_t c = 0; c < p.clause_reg.size(); ++c) {
     const uint32_t r = p.clause_reg[c];
@@ -153,6 +158,7 @@ void allocate_registers(GuardProgram& p) {
   for (size_t i = 0; i < n; ++i) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { last_use[r] = uint32_t(i); });
   for (size_t c = 0; c < p.clause_reg.size(); ++c)  // a clause reads its register after its last instruction
     last_use[p.clause_reg[c]] = std::max(last_use[p.clause_reg[c]], p.clause_end[c] - 1);
+  for (uint32_t r : p.output_reg) last_use[r] = uint32_t(n);  // read after the last instruction
   std::vector<uint32_t> phys(p.num_registers, kUnused), free_list, dying;
   uint32_t count = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -179,6 +185,7 @@ void allocate_registers(GuardProgram& p) {
     for (uint32_t d : dying) free_list.push_back(phys[d]);
   }
   for (uint32_t& c : p.clause_reg) c = phys[c];
+  for (uint32_t& r : p.output_reg) r = phys[r];
   p.num_registers = count;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -85,7 +86,7 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
       continue;
     }
     const Specialization& s = cache.at(*k);
-    programs.push_back(compile_guards(g, s));
+    programs.push_back(compile_guards(g, s, options.size_nodes));
     res.trace_seconds += seconds_since(t0);
     const GuardProgram& p = programs.back();
     StreamSpecialization out;
@@ -103,14 +104,31 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
     // this program over every later example not yet served
     clause_of.emplace_back(n - e);
     failure.resize(n - e);
+    // this program's outputs, by name (a later specialisation may have other dims)
+    std::vector<size_t> output_slot(p.output_name.size());
+    for (size_t k = 0; k < p.output_name.size(); ++k) {
+      auto it = std::find(res.output_names.begin(), res.output_names.end(), p.output_name[k]);
+      if (it == res.output_names.end()) {
+        res.output_names.push_back(p.output_name[k]);
+        res.outputs.emplace_back(n, kNoOutputValue);
+        it = res.output_names.end() - 1;
+      }
+      output_slot[k] = size_t(it - res.output_names.begin());
+    }
+    std::vector<std::vector<int64_t>> out_cols(p.output_name.size(), std::vector<int64_t>(n - e));
+    std::vector<int64_t*> out_ptrs;
+    for (auto& c : out_cols) out_ptrs.push_back(c.data());
     const Clock::time_point t1 = Clock::now();
     GuardEvalStats stats;
-    evaluate_guards(p, ex, e, n, clause_of.back().data(), failure.data(), options.eval, &stats);
+    evaluate_guards(p, ex, e, n, clause_of.back().data(), failure.data(), options.eval, &stats, out_ptrs);
     res.guard_seconds += seconds_since(t1);
     res.clauses += stats.clauses;
     res.verdict[e] = int32_t(*k);  // the hints' own example, whatever its guards say
     for (size_t r = e + 1; r < n; ++r)
       if (res.verdict[r] == kUnassigned && clause_of.back()[r - e] == kPass) res.verdict[r] = int32_t(*k);
+    for (size_t r = e; r < n; ++r)
+      if (res.verdict[r] == int32_t(*k))
+        for (size_t k2 = 0; k2 < out_cols.size(); ++k2) res.outputs[output_slot[k2]][r] = out_cols[k2][r - e];
     res.specializations.push_back(std::move(out));
   }
   for (int32_t v : res.verdict)

@@ -31,6 +31,9 @@ struct StreamOptions {
   RecompilePolicy policy = RecompilePolicy::Export;
   uint32_t recompile_limit = 8;  // torch._dynamo.config.cache_size_limit (recompile_limit)
   GuardEvalOptions eval;
+  // Also compute these nodes' symbolic output sizes for every example served (each
+  // specialisation's formula, evaluated in its guard program): StreamResult::outputs.
+  std::vector<NodeId> size_nodes;
 };
 
 inline constexpr int32_t kRejected = -1;    // verdict: no specialisation, tracing failed
@@ -59,6 +62,10 @@ struct StreamResult {
   uint64_t clauses = 0;                  // guard relations checked, one per example each
   double guard_seconds = 0.0;            // guard evaluation alone (no tracing, no loading)
   double trace_seconds = 0.0;            // propagation + guard compilation
+  // With StreamOptions::size_nodes: output_names[k] ("node.size()[d]") and outputs[k][e], the
+  // value for example e under the specialisation that served it (kNoOutputValue: none).
+  std::vector<std::string> output_names;
+  std::vector<std::vector<int64_t>> outputs;
 };
 
 StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleColumns& ex, const StreamOptions& options = {});

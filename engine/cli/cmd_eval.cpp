@@ -24,6 +24,7 @@ struct EvalOptions {
   unsigned threads = 0;
   uint32_t recompile_limit = 8;
   bool json = false;
+  std::vector<std::string> sizes_of;  // nodes whose output sizes are computed per example
 };
 
 bool load_examples(const Graph& g, const std::string& path, ExampleColumns& ex) {
@@ -45,6 +46,17 @@ std::string verdict_text(const StreamResult& r, size_t e, size_t& next_rejection
   if (v == kUncompiled) return "uncompiled";
   const StreamResult::Rejection& rej = r.rejections[next_rejection++];
   return rej.node.empty() ? fmt::format("rejected\t{}", rej.message) : fmt::format("rejected\t{}: {}", rej.node, rej.message);
+}
+
+// Output columns with null where an example has no value.
+nlohmann::json outputs_json(const StreamResult& r) {
+  nlohmann::json cols = nlohmann::json::array();
+  for (const auto& col : r.outputs) {
+    nlohmann::json c = nlohmann::json::array();
+    for (int64_t v : col) c.push_back(v == kNoOutputValue ? nlohmann::json() : nlohmann::json(v));
+    cols.push_back(std::move(c));
+  }
+  return cols;
 }
 
 int run_eval(const EvalOptions& opt) {
@@ -79,15 +91,32 @@ int run_eval(const EvalOptions& opt) {
       return 2;
     }
   }
+  for (const std::string& name : opt.sizes_of) {
+    uint32_t found = g.num_nodes();
+    for (uint32_t i = 0; i < g.num_nodes() && found == g.num_nodes(); ++i)
+      if (g.node_name(NodeId(i)) == name) found = i;
+    if (found == g.num_nodes()) {
+      fmt::print(stderr, "error: --sizes-of: graph '{}' has no node '{}'\n", g.name(), name);
+      return 2;
+    }
+    so.size_nodes.push_back(NodeId(found));
+  }
   const StreamResult r = run_stream(g, rules, ex, so);
   const size_t n = ex.num_examples();
   const double gs = r.guard_seconds > 0 ? r.guard_seconds : 1e-9;
   const double examples_per_s = double(n) / gs, clauses_per_s = double(r.clauses) / gs;
 
   if (!opt.out.empty()) {
-    std::string text = "example\tverdict\n";
+    // the requested output sizes as columns before the verdict (its text may hold tabs)
+    std::string text = "example";
+    for (const std::string& name : r.output_names) text += "\t" + name;
+    text += "\tverdict\n";
     size_t next = 0;
-    for (size_t e = 0; e < n; ++e) text += fmt::format("{}\t{}\n", ex.source_index(e), verdict_text(r, e, next));
+    for (size_t e = 0; e < n; ++e) {
+      text += fmt::format("{}", ex.source_index(e));
+      for (const auto& col : r.outputs) text += col[e] == kNoOutputValue ? std::string("\t-") : fmt::format("\t{}", col[e]);
+      text += fmt::format("\t{}\n", verdict_text(r, e, next));
+    }
     if (!write_file_atomically(opt.out, text.data(), text.size(), error)) {
       fmt::print(stderr, "error: {}\n", error);
       return 2;
@@ -106,6 +135,7 @@ int run_eval(const EvalOptions& opt) {
     fmt::print("{}\n", nlohmann::json({{"graph", g.name()}, {"policy", opt.policy}, {"examples", n},
                                        {"specializations", js}, {"rejected", jr}, {"uncompiled", r.uncompiled},
                                        {"verdicts", r.verdict},
+                                       {"output_names", r.output_names}, {"outputs", outputs_json(r)},
                                        {"isa", isa_name(so.eval.isa)}, {"clauses", r.clauses},
                                        {"guard_seconds", r.guard_seconds}})
                            .dump());
@@ -171,6 +201,9 @@ void register_eval(CLI::App& app) {
   eval->add_option("--isa", opt->isa, "force the instruction set: scalar, sse2, avx2, avx512 (default: the best, or $SYMSHAPE_ISA)");
   eval->add_option("--out", opt->out, "write per-example verdicts (tab-separated) to this file");
   eval->add_flag("--json", opt->json, "print specialisations, rejections and verdicts as one JSON object");
+  eval->add_option("--sizes-of", opt->sizes_of,
+                   "also compute these nodes' output sizes for every example served (--out columns, JSON outputs)")
+      ->delimiter(',');
   eval->callback([opt] { exit_code() = run_eval(*opt); });
 
   auto path = std::make_shared<std::string>();
