@@ -3,7 +3,7 @@
 # results files.
 find_program(FLATC_EXECUTABLE flatc REQUIRED)
 set(_fb_out ${PROJECT_BINARY_DIR}/generated)
-set(_fb_schemas graph_data graph corpus examples results)
+set(_fb_schemas graph_data graph corpus examples results spec)
 set(_fb_headers)
 foreach(schema ${_fb_schemas})
   set(_src ${CMAKE_CURRENT_SOURCE_DIR}/${schema}.fbs)
@@ -33,3 +33,10 @@ symshape_library(symshape_formats
 add_dependencies(symshape_formats symshape_fb_headers)
 # Headers of this library are included as "formats/...".
 target_include_directories(symshape_formats PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
+
+# Dynamic-shape specs as spec.fb (spec.fbs), and spec files in JSON or FlatBuffers form.
+symshape_library(symshape_spec_fb
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/spec_fb.cpp ${_fb_out}/spec_generated.h
+  DEPS symshape_spec flatbuffers::flatbuffers fmt::fmt)
+add_dependencies(symshape_spec_fb symshape_fb_headers)
+target_include_directories(symshape_spec_fb PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)

@@ -14,13 +14,15 @@
 #include "cli/graph_files.h"
 #include "corpus/atomic_file.h"
 #include "formats/fb_kind.h"
+#include "formats/spec_fb.h"
 #include "graph/example_view.h"
+#include "spec/apply_spec.h"
 
 namespace symshape::cli {
 namespace {
 
 struct EvalOptions {
-  std::string graph, examples, policy = "export", out, isa;
+  std::string graph, examples, policy = "export", out, isa, spec;
   unsigned threads = 0;
   uint32_t recompile_limit = 8;
   bool json = false;
@@ -66,6 +68,14 @@ int run_eval(const EvalOptions& opt) {
   if (!load_graph_file(opt.graph, ops, g, error)) {
     fmt::print(stderr, "error: {}\n", error);
     return 2;
+  }
+  if (!opt.spec.empty()) {  // --spec replaces the graph's own spec before the policy runs
+    try {
+      spec::apply_spec(g, load_spec_file(opt.spec));
+    } catch (const Error& e) {
+      fmt::print(stderr, "error: {}: {}\n", opt.spec, e.what());
+      return 2;
+    }
   }
   RuleTable rules;
   rules.resolve(ops);
@@ -196,6 +206,7 @@ void register_eval(CLI::App& app) {
                    "export: the graph's dynamic_shapes spec decides the dynamic dims; compile: torch.compile's "
                    "automatic dynamic recompiles (static first, changed dims dynamic, at most --recompile-limit entries)")
       ->check(CLI::IsMember({"export", "compile"}));
+  eval->add_option("--spec", opt->spec, "export policy: this dynamic_shapes spec (DynamicShapesSpec JSON or spec.fb) instead of the graph's own");
   eval->add_option("--recompile-limit", opt->recompile_limit, "compile policy: cache entries before the rest run uncompiled");
   eval->add_option("--threads", opt->threads, "worker threads for guard evaluation (0: all cores)");
   eval->add_option("--isa", opt->isa, "force the instruction set: scalar, sse2, avx2, avx512 (default: the best, or $SYMSHAPE_ISA)");

@@ -24,6 +24,22 @@ std::string ShapeEnv::guard_text(ExprId e, const std::unordered_map<uint32_t, So
   });
 }
 
+std::vector<ExprId> ShapeEnv::undecided_guards() {
+  std::vector<ExprId> seen;
+  const auto saved_axioms = std::move(axioms_);
+  axioms_.clear();
+  memo_enabled_ = false;
+  for (const Guard& g : guards_) {
+    if (maybe_evaluate_static(g.expr, g.size_oblivious)) continue;
+    const ExprId s = simplify(g.expr);
+    if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+    seen.push_back(s);
+  }
+  axioms_ = std::move(saved_axioms);
+  memo_enabled_ = true;
+  return seen;
+}
+
 ShapeEnv::ProducedGuards ShapeEnv::produce_guards(std::span<const TrackedInput> inputs,
                                                   const ProduceGuardsOptions& options) {
   ProducedGuards out;
@@ -56,21 +72,7 @@ ShapeEnv::ProducedGuards ShapeEnv::produce_guards(std::span<const TrackedInput> 
     }
   }
   // Phase 2: recorded guards not decided by ranges alone.
-  std::vector<ExprId> seen;
-  {
-    const auto saved_axioms = std::move(axioms_);
-    axioms_.clear();
-    memo_enabled_ = false;
-    for (const Guard& g : guards_) {
-      if (maybe_evaluate_static(g.expr, g.size_oblivious)) continue;
-      const ExprId s = simplify(g.expr);
-      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
-      seen.push_back(s);
-      emit(s, guard_text(s, symbol_source));
-    }
-    axioms_ = std::move(saved_axioms);
-    memo_enabled_ = true;
-  }
+  for (ExprId s : undecided_guards()) emit(s, guard_text(s, symbol_source));
   // Phase 3: ranges of the bound symbols.
   for (ExprId sym : symbol_order) {
     const SymbolState& st = state(sym);

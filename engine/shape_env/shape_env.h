@@ -206,6 +206,9 @@ class ShapeEnv {
     std::vector<SourceId> bound_sources;   // ... and that source (first source in traversal)
   };
   ProducedGuards produce_guards(std::span<const TrackedInput> inputs, const ProduceGuardsOptions& options = {});
+  // Phase 2 of produce_guards: the recorded guards that ranges alone (no axioms) do not
+  // decide, simplified, without repeats, in recording order.
+  std::vector<ExprId> undecided_guards();
   // Python source for an expression, each symbol printed as its first source.
   std::string guard_text(ExprId e, const std::unordered_map<uint32_t, SourceId>& symbol_source);
 

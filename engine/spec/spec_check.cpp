@@ -1,19 +1,44 @@
-// Reads the ShapeEnv after one propagation: each named spec symbol's replacement (a constant:
-// specialised; another expression: a relation) and its range (narrowed by guards).
+// produce_guards' constraint phases (F.7) over the ShapeEnv of one propagation, the solver
+// (F.8) and the hint checks (F.9).
 #include "spec/spec_check.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "expr/evaluate.h"
 #include "expr/printer.h"
 #include "prop/propagate.h"
 #include "shape_env/shape_env.h"
+#include "spec/dim_constraints.h"
+#include "spec/spec_error.h"
+#include "spec/spec_leaves.h"
+#include "spec/suggested_fixes.h"
 
 namespace symshape::spec {
+namespace {
 
-SpecCheckResult check_spec(const Graph& g, const RuleTable& rules) {
-  SpecCheckResult r;
-  // The first accepted example whose spec'd dims are all >= 2 (a 0/1 size is specialised
-  // by the example, not by the graph: C.4), else the first accepted one.
+// A StrictMinMaxConstraint (named Dim) or a RelaxedUnspecConstraint (Dim.DYNAMIC).
+struct Constraint {
+  enum class Kind : uint8_t { None, Strict, Relaxed } kind = Kind::None;
+  int64_t lo = 0;
+  std::optional<int64_t> hi;  // nullopt: int_oo
+  bool operator==(const Constraint&) const = default;
+};
+
+struct Tracked {
+  uint32_t placeholder, dim;
+  std::string source, debug;  // debug: the Dim name, or the source when there is none
+  ExprId value;               // after replacements (a forced constant stays the symbol: export)
+  bool created_constant;      // the size was a constant from the start (static or 0/1)
+  Constraint c;
+  HintKind hint = HintKind::Static;
+  bool hinted = false;
+};
+
+// The accepted examples in the order the check tries them: those whose spec'd dims are all
+// >= 2 first (a 0/1 size is specialised by the example, not by the graph: C.4).
+std::vector<uint32_t> candidate_examples(const Graph& g) {
   auto spec_dims_ge2 = [&](uint32_t ex) {
     for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
       std::span<const SpecDim> dims = g.spec_dims(PlaceholderId(p));
@@ -23,100 +48,400 @@ SpecCheckResult check_spec(const Graph& g, const RuleTable& rules) {
     }
     return true;
   };
-  uint32_t e = g.num_examples();
-  for (uint32_t i = 0; i < g.num_examples() && e == g.num_examples(); ++i)
-    if (g.example(i).ok() && spec_dims_ge2(i)) e = i;
-  for (uint32_t i = 0; i < g.num_examples() && e == g.num_examples(); ++i)
-    if (g.example(i).ok()) e = i;
-  if (e == g.num_examples()) {
-    r.error = "the graph has no example PyTorch accepted to propagate";
-    return r;
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < g.num_examples(); ++i)
+    if (g.example(i).ok() && spec_dims_ge2(i)) out.push_back(i);
+  for (uint32_t i = 0; i < g.num_examples(); ++i)
+    if (g.example(i).ok() && !spec_dims_ge2(i)) out.push_back(i);
+  return out;
+}
+
+std::string bound_str(std::optional<int64_t> v) { return v ? std::to_string(*v) : "None"; }
+
+class Checker {
+ public:
+  Checker(const Graph& g, const DynamicShapes* spec, ShapeEnv& env, Propagator& prop, SpecCheckResult& r)
+      : g_(g), spec_(spec), env_(env), ar_(env.arena()), prop_(prop), r_(r) {}
+
+  void run() {
+    track();
+    phase0();
+    phase1();
+    phase2();
+    phase3();
+    solve();
+    hints();
   }
-  r.example = e;
+
+ private:
+  // Phase 0's traversal: every input size with its source, Dim name and constraint.
+  void track() {
+    SpecLeaves leaves;
+    if (spec_) leaves = spec_leaves(g_, *spec_);
+    for (uint32_t p = 0; p < g_.num_placeholders(); ++p) {
+      const PlaceholderId ph(p);
+      const ValId v = prop_.node_values()[g_.placeholder_node(ph).index()];
+      if (prop_.values().kind(v) != ValKind::Tensor) continue;
+      std::span<const ExprId> sizes = prop_.values().sizes(prop_.values().as_tensor(v));
+      std::span<const SpecDim> dims = g_.spec_dims(ph);
+      for (uint32_t d = 0; d < sizes.size(); ++d) {
+        Tracked t{p, d, fmt::format("L['{}'].size()[{}]", g_.node_name(g_.placeholder_node(ph)), d), {}, sizes[d],
+                  ar_.kind(sizes[d]) != ExprKind::Symbol, {}, HintKind::Static, false};
+        t.debug = t.source;
+        if (d < dims.size() && dims[d].sym.valid()) {
+          const std::string name(g_.sym_name(dims[d].sym));
+          if (!name.empty()) {
+            t.debug = name;
+            t.c = {Constraint::Kind::Strict, g_.sym_min(dims[d].sym), g_.sym_max(dims[d].sym)};
+            source_to_debug_.emplace_back(t.source, name);
+          } else {
+            t.hinted = true;
+            t.hint = HintKind::Auto;
+            if (const SpecNode* n = spec_ ? leaves.leaf(*spec_, p, d) : nullptr; n && n->kind == NodeKind::Hint)
+              t.hint = HintKind(n->value);
+            if (t.hint == HintKind::Dynamic) t.c.kind = Constraint::Kind::Relaxed;
+          }
+        }
+        if (!t.created_constant) {
+          const ExprId now = env_.simplify(env_.replace(t.value));
+          // Export keeps a symbol that guards pinned to a constant (C.8: no constant
+          // replacements); its range is that constant.
+          if (ar_.is_integer_const(now)) pinned_.emplace_back(t.value, ar_.int_value(now));
+          else t.value = now;
+        }
+        if (ar_.kind(t.value) == ExprKind::Symbol) {
+          auto it = std::find(symbols_.begin(), symbols_.end(), t.value);
+          if (it == symbols_.end()) {
+            symbols_.push_back(t.value);
+            first_source_.push_back(tracked_.size());
+            constraints_.emplace_back();
+            it = symbols_.end() - 1;
+          }
+          std::vector<Constraint>& cs = constraints_[size_t(it - symbols_.begin())];
+          if (t.c.kind != Constraint::Kind::None && std::find(cs.begin(), cs.end(), t.c) == cs.end())
+            cs.push_back(t.c);
+        }
+        tracked_.push_back(std::move(t));
+      }
+    }
+    std::vector<DimSymbol> ds;
+    for (size_t i = 0; i < symbols_.size(); ++i) {
+      const Tracked& t = tracked_[first_source_[i]];
+      ds.push_back({symbols_[i], env_.hint(symbols_[i]).value_or(0), t.source, t.debug == t.source ? "" : t.debug,
+                    !constraints_[i].empty()});
+    }
+    dc_.emplace(ar_, std::move(ds));
+  }
+
+  int symbol_index(ExprId s) const {
+    auto it = std::find(symbols_.begin(), symbols_.end(), s);
+    return it == symbols_.end() ? -1 : int(it - symbols_.begin());
+  }
+  std::string guard_str(ExprId e) const {
+    return to_guard_str(ar_, e, [&](ExprId sym) -> std::string {
+      const int i = symbol_index(sym);
+      return i >= 0 ? tracked_[first_source_[size_t(i)]].source : std::string(ar_.symbol_name(sym));
+    });
+  }
+  // `dx = L['x'].size()[0] in the specified range 3 <= dx <= 16` (bounds not tighter than
+  // the default [2, oo] omitted).
+  std::string var_with_range(const Tracked& t, const Constraint& c) const {
+    std::string out = fmt::format("{} = {} in the specified range", t.debug, t.source);
+    const bool lo = c.lo > 2, hi = c.hi.has_value();
+    if (lo && hi) out += fmt::format(" {} <= {} <= {}", c.lo, t.debug, *c.hi);
+    else if (hi) out += fmt::format(" {} <= {}", t.debug, *c.hi);
+    else if (lo) out += fmt::format(" {} <= {}", c.lo, t.debug);
+    return out;
+  }
+  void violate(ViolationKind k, const Tracked& t, std::string msg, std::string cause) {
+    r_.violations.push_back({k, t.debug, std::move(msg), std::move(cause)});
+  }
+
+  void phase0() {
+    for (const Tracked& t : tracked_) {
+      if (t.c.kind != Constraint::Kind::Strict) continue;
+      if (ar_.is_integer_const(t.value)) {
+        const int64_t v = ar_.int_value(t.value);
+        if (t.c.lo == v && t.c.hi == std::optional<int64_t>(v)) continue;
+        violate(ViolationKind::Specialized, t,
+                fmt::format("You marked {} as dynamic but your code specialized it to be a constant ({}). If you're "
+                            "using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
+                            "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.",
+                            t.debug, v),
+                fmt::format("{} == {}", t.source, v));
+        continue;
+      }
+      if (ar_.kind(t.value) == ExprKind::Symbol) continue;
+      std::vector<ExprId> free;
+      ar_.free_symbols(t.value, free);
+      const bool constrained = std::any_of(free.begin(), free.end(), [&](ExprId s) {
+        const int i = symbol_index(s);
+        return i >= 0 && !constraints_[size_t(i)].empty();
+      });
+      if (constrained) continue;
+      violate(ViolationKind::Related, t,
+              fmt::format("Not all values of {} are valid because {} was inferred to be equal to {}.",
+                          var_with_range(t, t.c), t.debug, guard_str(t.value)),
+              fmt::format("{} == {}", t.source, guard_str(t.value)));
+    }
+  }
+
+  void phase1() {
+    for (size_t k = 0; k < tracked_.size(); ++k) {
+      const Tracked& t = tracked_[k];
+      const int own = symbol_index(t.value);
+      if (own >= 0 && first_source_[size_t(own)] == k) continue;
+      dc_->add_equality(t.source, t.value);
+      if (t.c.kind != Constraint::Kind::Strict) continue;  // relations of hints are allowed
+      std::vector<ExprId> free;
+      ar_.free_symbols(t.value, free);
+      if (free.size() != 1) continue;
+      const int i = symbol_index(free[0]);
+      if (i < 0 || constraints_[size_t(i)].empty()) continue;
+      const Tracked& other = tracked_[first_source_[size_t(i)]];
+      if (other.c.kind != Constraint::Kind::Strict) continue;
+      if (ar_.kind(t.value) == ExprKind::Symbol) {
+        if (t.debug == other.debug) continue;  // one Dim used twice: declared equal
+        violate(ViolationKind::Related, t,
+                fmt::format("The values of {} = {} and {} = {} must always be equal.", t.debug, t.source, other.debug,
+                            other.source),
+                fmt::format("{} == {}", t.source, other.source));
+        continue;
+      }
+      // sympy's str of the expression with the symbol renamed to the other Dim's name.
+      const ExprId as_name = ar_.symbol(other.debug, SymbolKind::Free, kFactInteger | kFactPositive);
+      const std::string rel = to_str(ar_, ar_.substitute(t.value, std::span<const ExprId>(&free[0], 1),
+                                                         std::span<const ExprId>(&as_name, 1)));
+      violate(ViolationKind::Related, t,
+              fmt::format("The values of {} = {} must always be related to the values of {} = {} by {} = {}.", t.debug,
+                          t.source, other.debug, other.source, t.debug, rel),
+              fmt::format("{} == {}", t.source, guard_str(t.value)));
+    }
+  }
+
+  void phase2() {
+    for (ExprId g : env_.undecided_guards()) {
+      std::vector<ExprId> free;
+      ar_.free_symbols(g, free);
+      const bool on_dim = std::any_of(free.begin(), free.end(), [&](ExprId s) { return symbol_index(s) >= 0; });
+      const bool trivial = on_dim && dc_->add(g);
+      if (trivial || free.size() != 1) continue;
+      const int i = symbol_index(free[0]);
+      if (i < 0) continue;
+      const Tracked& t = tracked_[first_source_[size_t(i)]];
+      const std::string text = guard_str(g);
+      for (const Constraint& c : constraints_[size_t(i)])
+        if (c.kind == Constraint::Kind::Strict) {
+          violate(ViolationKind::Guard, t,
+                  fmt::format("Not all values of {} satisfy the generated guard {}.", var_with_range(t, c), text), text);
+          lower_bound_from_guard(g, free[0], std::max<int64_t>(c.lo, 2), t.source);
+        }
+    }
+    for (const RuntimeAssert& ra : env_.runtime_asserts())
+      if (!(ar_.facts(ra.expr) & kFactHasUnbacked)) dc_->add(ra.expr);
+  }
+
+  // Beyond PyTorch: DimConstraints drops a guard it cannot solve (`Ne`, non-linear), so
+  // export suggests no fix for it. The guard holds at the example; the smallest min under
+  // which it holds at every value up to the example becomes a range result (the corrected
+  // spec is re-checked, so a min that does not decide the guard is caught there).
+  void lower_bound_from_guard(ExprId guard, ExprId sym, int64_t lo, const std::string& source) {
+    const int64_t hint = env_.hint(sym).value_or(lo);
+    constexpr int64_t kMaxScan = 1 << 16;
+    Bindings b;
+    std::optional<int64_t> last_failing;
+    for (int64_t v = lo; v < hint && v - lo < kMaxScan; ++v) {
+      b.set(ar_.symbol_id(sym), v);
+      try {
+        if (!evaluate_bool(ar_, guard, b)) last_failing = v;
+      } catch (const Error&) {
+        last_failing = v;  // undefined there (division by zero, ...): not a valid size
+      }
+    }
+    if (last_failing) extra_results_.push_back(fmt::format("{} <= {}", *last_failing + 1, source));
+  }
+
+  ValueRange range_of(ExprId sym) const {
+    for (const auto& [s, v] : pinned_)
+      if (s == sym) return ValueRange::wrap(v);
+    return env_.range(sym);
+  }
+
+  void phase3() {
+    for (size_t i = 0; i < symbols_.size(); ++i) {
+      const ExprId sym = symbols_[i];
+      const ValueRange r = range_of(sym);
+      const bool lo_finite = r.lo.kind == ExtNum::Kind::Int, hi_finite = r.hi.kind == ExtNum::Kind::Int;
+      if (lo_finite) dc_->add(ar_.ge(sym, ar_.integer(r.lo.i)));
+      if (hi_finite) dc_->add(ar_.le(sym, ar_.integer(r.hi.i)));
+      const Tracked& t = tracked_[first_source_[i]];
+      for (const Constraint& c : constraints_[i]) {
+        if (c.kind != Constraint::Kind::Strict) continue;
+        const int64_t lo = std::max<int64_t>(c.lo, 2);  // the spec range ∩ [2, oo]
+        const bool inside = (!lo_finite || lo >= r.lo.i) && (!hi_finite || (c.hi && *c.hi <= r.hi.i));
+        if (inside) continue;
+        std::string guard;
+        if (lo_finite) guard = fmt::format("{} <= {}", r.lo.i, t.source);
+        if (hi_finite) guard += fmt::format("{}{} <= {}", guard.empty() ? "" : " and ", t.source, r.hi.i);
+        violate(ViolationKind::Narrowed, t,
+                fmt::format("Not all values of {} satisfy the generated guard {}", var_with_range(t, c), guard), guard);
+      }
+    }
+  }
+
+  void solve() {
+    try {
+      dc_->solve();
+    } catch (const Error& e) {  // inconsistencies (ValueError), or a rational overflow
+      r_.solver_error = e.what();
+      return;
+    }
+    r_.forced = dc_->forced_specializations();
+    SolverResults sr{dc_->static_results(), dc_->dynamic_results(), source_to_debug_, r_.forced};
+    sr.dynamic_results.insert(sr.dynamic_results.end(), extra_results_.begin(), extra_results_.end());
+    static const DynamicShapes kNoSpec;
+    r_.fixes = prettify_results(sr, spec_ ? *spec_ : kNoSpec);
+  }
+
+  void hints() {
+    SpecLeaves leaves;
+    if (spec_) leaves = spec_leaves(g_, *spec_);
+    for (const Tracked& t : tracked_) {
+      if (!t.hinted) continue;
+      const std::string where =
+          fmt::format("inputs{}.shape[{}]", t.placeholder < leaves.path.size() ? leaves.path[t.placeholder]
+                                                                               : fmt::format("[{}]", t.placeholder),
+                      t.dim);
+      std::optional<int64_t> spec01, stat;
+      int64_t lo = 0;
+      std::optional<int64_t> hi;
+      if (t.created_constant) spec01 = ar_.int_value(t.value);
+      else if (ar_.kind(t.value) != ExprKind::Symbol) {
+        const ValueRange b = env_.bound(t.value);
+        lo = b.lo.kind == ExtNum::Kind::Int ? b.lo.i : 0;
+        if (b.hi.kind == ExtNum::Kind::Int) hi = b.hi.i;
+      } else {
+        const ValueRange b = range_of(t.value);
+        if (b.is_singleton() && b.lo.kind == ExtNum::Kind::Int) stat = b.lo.i;
+        lo = b.lo.kind == ExtNum::Kind::Int ? b.lo.i : 0;
+        if (b.hi.kind == ExtNum::Kind::Int) hi = b.hi.i;
+      }
+      std::string msg = hint_conflict(make_hint(t.hint), where, spec01, stat, lo, hi);
+      if (!msg.empty()) r_.hint_conflicts.push_back({t.placeholder, t.dim, std::move(msg)});
+    }
+  }
+
+  const Graph& g_;
+  const DynamicShapes* spec_;
+  ShapeEnv& env_;
+  ExprArena& ar_;
+  Propagator& prop_;
+  SpecCheckResult& r_;
+  std::vector<Tracked> tracked_;
+  std::vector<ExprId> symbols_;                    // bare symbols, first-seen order
+  std::vector<size_t> first_source_;               // per symbol: index into tracked_
+  std::vector<std::vector<Constraint>> constraints_;  // per symbol
+  std::vector<std::pair<ExprId, int64_t>> pinned_;    // symbols guards pinned to a constant
+  std::vector<std::pair<std::string, std::string>> source_to_debug_;
+  std::vector<std::string> extra_results_;  // lower bounds from guards the solver drops
+  std::optional<DimConstraints> dc_;
+};
+
+}  // namespace
+
+std::string hint_conflict(const DimHint& hint, const std::string& where, std::optional<int64_t> specialized_01,
+                          std::optional<int64_t> static_value, int64_t lo, std::optional<int64_t> hi) {
+  if (hint.kind == HintKind::Static) return "";
+  const std::string repr = fmt::format("Dim.{}(min={}, max={})", hint.kind == HintKind::Dynamic ? "DYNAMIC" : "AUTO",
+                                       bound_str(hint.min), bound_str(hint.max));
+  if (hint.kind == HintKind::Dynamic && specialized_01)
+    return fmt::format("- Received user-specified dim hint {}, but export 0/1 specialized due to hint of {} for "
+                       "dimension {}.",
+                       repr, *specialized_01, where);
+  if (specialized_01) return "";  // AUTO with a 0/1 example: a warning only
+  if (hint.kind == HintKind::Dynamic && static_value)
+    return fmt::format("- Received user-specified dim hint {}, but tracing inferred a static shape of {} for "
+                       "dimension {}.",
+                       repr, *static_value, where);
+  const int64_t ulo = hint.min.value_or(0);
+  const bool empty = (hi && ulo > *hi) || (hint.max && *hint.max < lo);
+  if (!empty) return "";
+  return fmt::format("- Received user-specified min/max range of [{}, {}], conflicting with the inferred min/max range "
+                     "of [{}, {}], for {}.",
+                     bound_str(hint.min), bound_str(hint.max), lo, hi ? std::to_string(*hi) : "int_oo", where);
+}
+
+SpecCheckResult check_spec_at(const Graph& g, const RuleTable& rules, const DynamicShapes* spec,
+                              std::span<const std::span<const int64_t>> sizes) {
+  SpecCheckResult r;
   ShapeEnv env;
   Propagator prop(g, rules);
-  std::vector<std::span<const int64_t>> sizes;
-  for (uint32_t p = 0; p < g.num_placeholders(); ++p) sizes.push_back(g.example(e).input_sizes(PlaceholderId(p)));
   const PropStatus st = prop.run(env, sizes);
   if (!st.ok) {
-    r.error = fmt::format("example {} does not propagate under the spec: {}", e, st.message);
+    r.error = fmt::format("the inputs do not propagate under the spec: {}", st.message);
     return r;
   }
   r.checked = true;
-  std::vector<uint32_t> seen;  // SymIds reported or checked
-  ExprArena& ar = env.arena();
-  for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
-    const PlaceholderId ph(p);
-    std::span<const SpecDim> dims = g.spec_dims(ph);
-    const ValId v = prop.node_values()[g.placeholder_node(ph).index()];
-    if (prop.values().kind(v) != ValKind::Tensor) continue;
-    std::span<const ExprId> tsizes = prop.values().sizes(prop.values().as_tensor(v));
-    for (uint32_t d = 0; d < dims.size() && d < tsizes.size(); ++d) {
-      if (!dims[d].sym.valid()) continue;
-      const uint32_t s = dims[d].sym.index();
-      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
-      seen.push_back(s);
-      const std::string name(g.sym_name(dims[d].sym));
-      if (name.empty()) continue;  // AUTO / DYNAMIC hints: never reported
-      const std::string src = fmt::format("L['{}'].size()[{}]", g.node_name(g.placeholder_node(ph)), d);
-      const ExprId sym = tsizes[d];
-      if (ar.kind(sym) != ExprKind::Symbol) {  // specialised at creation (0/1 example)
-        r.violations.push_back({ViolationKind::Specialized, name,
-                                fmt::format("- solving the guards generated for {} = {} resulted in a specialized value "
-                                            "of {}.", name, src, to_str(ar, sym)),
-                                fmt::format("{} = {}", name, to_str(ar, sym)), 0, std::nullopt});
-        continue;
-      }
-      const ExprId now = env.simplify(env.replace(sym));
-      if (ar.is_integer_const(now)) {
-        r.violations.push_back({ViolationKind::Specialized, name,
-                                fmt::format("- solving the guards generated for {} = {} resulted in a specialized value "
-                                            "of {}.", name, src, ar.int_value(now)),
-                                fmt::format("{} = {}", name, ar.int_value(now)), 0, std::nullopt});
-        continue;
-      }
-      if (now != sym) {
-        const std::string rhs = to_str(ar, now);
-        const bool equal = ar.kind(now) == ExprKind::Symbol;
-        r.violations.push_back(
-            {ViolationKind::Related, name,
-             equal ? fmt::format("- The values of {} = {} and {} must always be equal.", name, src, rhs)
-                   : fmt::format("- The values of {} = {} must always be related to the values of {} by {} = {}.", name,
-                                 src, rhs, name, rhs),
-             fmt::format("{} = {}", name, rhs), 0, std::nullopt});
-        continue;
-      }
-      const ValueRange& range = env.range(sym);
-      // The spec range as export checks it: intersected with the default [2, oo].
-      const int64_t lo = std::max<int64_t>(g.sym_min(dims[d].sym), 2);
-      const std::optional<int64_t> hi = g.sym_max(dims[d].sym);
-      const bool lo_narrowed = range.lo.is_finite() && range.lo.i > lo;
-      const bool hi_narrowed = range.hi.is_finite() && (!hi || range.hi.i < *hi);
-      if (!lo_narrowed && !hi_narrowed) continue;
-      const int64_t new_lo = lo_narrowed ? range.lo.i : g.sym_min(dims[d].sym);
-      std::string fix = fmt::format("{} = Dim('{}', min={}", name, name, new_lo);
-      if (range.hi.is_finite()) fix += fmt::format(", max={}", range.hi.i);
-      fix += ")";
-      r.violations.push_back({ViolationKind::Narrowed, name,
-                              fmt::format("- Not all values of {} = {} in the specified range satisfy the generated "
-                                          "guards: the graph accepts [{}, {}].",
-                                          name, src, range.lo.is_finite() ? std::to_string(range.lo.i) : "-oo",
-                                          range.hi.is_finite() ? std::to_string(range.hi.i) : "oo"),
-                              fix, new_lo,
-                              range.hi.is_finite() ? std::optional<int64_t>(range.hi.i) : std::nullopt});
-    }
-  }
+  Checker(g, spec, env, prop, r).run();
   return r;
 }
 
+SpecCheckResult check_spec(const Graph& g, const RuleTable& rules, const DynamicShapes* spec) {
+  // The first accepted example that fits the spec (a spec may rule some examples out).
+  SpecCheckResult first_failure;
+  for (uint32_t e : candidate_examples(g)) {
+    std::vector<std::span<const int64_t>> sizes;
+    for (uint32_t p = 0; p < g.num_placeholders(); ++p) sizes.push_back(g.example(e).input_sizes(PlaceholderId(p)));
+    SpecCheckResult r = check_spec_at(g, rules, spec, sizes);
+    r.example = e;
+    if (r.checked) return r;
+    if (first_failure.error.empty()) first_failure.error = fmt::format("example {}: {}", e, r.error);
+  }
+  if (first_failure.error.empty()) first_failure.error = "the graph has no example PyTorch accepted to propagate";
+  else first_failure.error = "no accepted example fits the spec; " + first_failure.error;
+  return first_failure;
+}
+
 std::string format_violations(const SpecCheckResult& r) {
-  if (r.violations.empty()) return "";
-  std::string names;
-  for (const Violation& v : r.violations) names += (names.empty() ? "" : ", ") + v.dim;
-  std::string out = fmt::format("Constraints violated ({})! For more information, run with TORCH_LOGS=\"+dynamic\".\n", names);
-  for (const Violation& v : r.violations) out += "  " + v.message + "\n";
-  out += "\nSuggested fixes:\n";
-  for (const Violation& v : r.violations) out += "  " + v.fix + "\n";
+  std::string out;
+  if (!r.violations.empty()) {
+    std::vector<std::string> names;
+    for (const Violation& v : r.violations)
+      if (std::find(names.begin(), names.end(), v.dim) == names.end()) names.push_back(v.dim);
+    std::sort(names.begin(), names.end());
+    std::string joined, lines;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : ", ") + n;
+    for (const Violation& v : r.violations) lines += (lines.empty() ? "  - " : "\n  - ") + v.message;
+    out = fmt::format("Constraints violated ({})! For more information, run with TORCH_LOGS=\"+dynamic\".\n{}", joined,
+                      lines);
+    out += r.fixes;
+  } else if (!r.forced.empty()) {
+    out = r.fixes;
+  }
+  if (!r.solver_error.empty()) out += (out.empty() ? "" : "\n") + r.solver_error;
+  return out;
+}
+
+std::string format_hint_conflicts(const SpecCheckResult& r) {
+  if (r.hint_conflicts.empty()) return "";
+  std::string out = "Found the following conflicts between user-specified ranges and inferred ranges from model "
+                    "tracing:\n";
+  for (size_t i = 0; i < r.hint_conflicts.size(); ++i) out += (i ? "\n" : "") + r.hint_conflicts[i].message;
+  return out;
+}
+
+DynamicShapes corrected_spec(const Graph& g, const DynamicShapes& spec, const SpecCheckResult& r) {
+  const std::string report = format_violations(r);
+  DynamicShapes out = report.find("Suggested fixes:") != std::string::npos ? refine_from_suggested_fixes(report, spec)
+                                                                           : spec;
+  if (r.hint_conflicts.empty()) return out;
+  const SpecLeaves leaves = spec_leaves(g, out);
+  for (const HintConflict& c : r.hint_conflicts) {
+    if (c.placeholder >= leaves.node.size() || c.dim >= leaves.node[c.placeholder].size()) continue;
+    const int32_t n = leaves.node[c.placeholder][c.dim];
+    if (n >= 0 && out.nodes[size_t(n)].kind == NodeKind::Hint && HintKind(out.nodes[size_t(n)].value) == HintKind::Dynamic)
+      out.nodes[size_t(n)].value = int64_t(HintKind::Auto);
+  }
   return out;
 }
 

@@ -5,7 +5,6 @@
 
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "corpus/results_file.h"
@@ -14,18 +13,44 @@ namespace {
 
 using symshape::GraphResults;
 
+// The text between `open` and the next `close` at or after `from`; npos-safe. Plain string
+// scanning: the DOM Chromium prints is regular, and std::regex trips GCC 12's
+// -Wmaybe-uninitialized under the sanitizers.
+bool next_between(const std::string& s, size_t& from, const std::string& open, const std::string& close,
+                  std::string& out) {
+  const size_t a = s.find(open, from);
+  if (a == std::string::npos) return false;
+  const size_t b = s.find(close, a + open.size());
+  if (b == std::string::npos) return false;
+  out = s.substr(a + open.size(), b - a - open.size());
+  from = b + close.size();
+  return true;
+}
+
+// <td ... data-col="NAME" ...>TEXT</td> cells of one table row, by column name.
 std::map<std::string, std::string> row_cells(const std::string& row) {
-  static const std::regex cell(R"re(<td[^>]*data-col="([a-z]+)"[^>]*>([^<]*)</td>)re");
   std::map<std::string, std::string> out;
-  for (auto it = std::sregex_iterator(row.begin(), row.end(), cell); it != std::sregex_iterator(); ++it)
-    out[(*it)[1]] = (*it)[2];
+  size_t at = 0;
+  std::string cell;
+  while (next_between(row, at, "<td", "</td>", cell)) {
+    const size_t col = cell.find("data-col=\"");
+    const size_t tag_end = cell.find('>');
+    if (col == std::string::npos || tag_end == std::string::npos || col > tag_end) continue;
+    const size_t name_begin = col + 10;
+    const size_t name_end = cell.find('"', name_begin);
+    if (name_end == std::string::npos) continue;
+    out[cell.substr(name_begin, name_end - name_begin)] = cell.substr(tag_end + 1);
+  }
   return out;
 }
 
 std::string total(const std::string& dom, const std::string& id) {
-  const std::regex re("<div id=\"" + id + "\"><b>([0-9]+)</b>");
-  std::smatch m;
-  return std::regex_search(dom, m, re) ? m[1].str() : "(missing)";
+  size_t at = 0;
+  std::string number;
+  if (!next_between(dom, at, "<div id=\"" + id + "\"><b>", "</b>", number) || number.empty() ||
+      number.find_first_not_of("0123456789") != std::string::npos)
+    return "(missing)";
+  return number;
 }
 
 }  // namespace
@@ -54,9 +79,15 @@ int main(int argc, char** argv) {
   };
 
   std::map<size_t, std::map<std::string, std::string>> rows;
-  static const std::regex row_re(R"re(<tr data-graph="([0-9]+)">(.*?)</tr>)re");
-  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), row_re); it != std::sregex_iterator(); ++it)
-    rows[std::stoul((*it)[1])] = row_cells((*it)[2]);
+  {
+    size_t at = 0;
+    std::string row;
+    while (next_between(dom, at, "<tr data-graph=\"", "</tr>", row)) {
+      const size_t quote = row.find("\">");
+      if (quote == std::string::npos || quote == 0 || row.find_first_not_of("0123456789") != quote) continue;
+      rows[std::stoul(row.substr(0, quote))] = row_cells(row.substr(quote + 2));
+    }
+  }
   expect("table rows", std::to_string(rows.size()), std::to_string(results.graphs.size()));
 
   uint64_t nodes = 0, examples = 0, specs = 0, rejected_total = 0;

@@ -9,8 +9,10 @@
 #include <random>
 
 #include "spec/spec_json.h"
+#include "spec_generator.h"
 
 using namespace symshape::spec;
+using symshape::spec::gen::Generator;
 
 TEST(SpecRoundTrip, B188_EveryCorpusSpec) {
   const std::filesystem::path dir = std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible";
@@ -31,44 +33,6 @@ TEST(SpecRoundTrip, B188_EveryCorpusSpec) {
   EXPECT_EQ(checked, 25u);
 }
 
-namespace {
-
-struct Generator {
-  std::mt19937_64 rng;
-  std::vector<RootDim> pool;
-  explicit Generator(uint64_t seed) : rng(seed) {
-    for (int i = 0; i < 5; ++i) {
-      int64_t min = int64_t(rng() % 4);
-      std::optional<int64_t> max;
-      if (rng() % 2) max = min + 1 + int64_t(rng() % 100);
-      pool.push_back(make_dim(fmt::format("d{}", i), min, max));
-    }
-  }
-  int64_t pick(int64_t n) { return int64_t(rng() % uint64_t(n)); }
-  void leaf(SpecBuilder& b, const std::string& key) {
-    switch (pick(5)) {
-      case 0: b.size(pick(64), key); break;
-      case 1: b.none(key); break;
-      case 2: b.hint(HintKind(pick(3)), key); break;
-      default: {
-        DimRef d{pool[size_t(pick(int64_t(pool.size())))], {}};
-        if (pick(2)) d = d * PyNumber(1 + pick(3)) + PyNumber(pick(5) - 1);
-        b.dim(d, key);
-      }
-    }
-  }
-  void tree(SpecBuilder& b, const std::string& key, int depth) {
-    const int64_t kind = depth == 0 ? 1 + pick(2) : pick(4);
-    if (kind == 0 || depth > 3) return leaf(b, key);
-    const bool dict = kind == 1;
-    dict ? b.begin_dict(key) : b.begin_list(key);
-    const int64_t n = pick(5);
-    for (int64_t i = 0; i < n; ++i) tree(b, dict ? fmt::format("in{}", i) : std::string(), depth + 1);
-    b.end();
-  }
-};
-
-}  // namespace
 
 TEST(SpecRoundTrip, B188_GeneratedSpecs) {
   for (uint64_t seed = 1; seed <= 500; ++seed) {
