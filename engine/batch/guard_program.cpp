@@ -124,7 +124,7 @@ class Compiler {
   }
 
   uint32_t load_input(const InputSource& in) {
-    const uint64_t key = (uint64_t(in.placeholder) << 34) | (uint64_t(in.kind) << 32) | in.dim;
+    const uint64_t key = (uint64_t(in.placeholder) << 35) | (uint64_t(in.kind) << 32) | in.dim;
     auto it = source_reg_.find(key);
     if (it != source_reg_.end()) return it->second;
     uint32_t r;
@@ -132,6 +132,17 @@ class Compiler {
       case SourceKind::Size: r = emit(GuardOp::LoadSize, 0, 0, first_column_[in.placeholder] + in.dim); break;
       case SourceKind::Stride: r = emit(GuardOp::LoadStride, in.placeholder, in.dim); break;
       case SourceKind::StorageOffset: r = constant(0); break;
+      case SourceKind::Constant: {
+        // a phantom root of derived dims: (size - add) // mul of the size it was solved from;
+        // the source equality `size == mul*root + add` then checks the size fits
+        r = emit(GuardOp::LoadSize, 0, 0, first_column_[in.placeholder] + in.dim);
+        if (in.add != 0) r = emit(GuardOp::Sub, r, constant(in.add));
+        if (in.mul != 1) {
+          p_.dividers.push_back(libdivide::libdivide_u64_gen(uint64_t(in.mul)));
+          r = emit(GuardOp::FloorDivConst, r, uint32_t(p_.dividers.size() - 1), in.mul);
+        }
+        break;
+      }
       default: throw Error(ErrorKind::Unsupported, "guard program: input source kind without a column");
     }
     return source_reg_[key] = r;

@@ -21,6 +21,11 @@ std::optional<int64_t> input_source_value(const InputSource& src, std::span<cons
       return stride;
     }
     case SourceKind::StorageOffset: return 0;
+    case SourceKind::Constant: {  // a phantom root: solved from the derived size
+      int64_t num;
+      if (src.dim >= s.size() || src.mul < 1 || __builtin_sub_overflow(s[src.dim], src.add, &num)) return std::nullopt;
+      return num >= 0 ? num / src.mul : -((-num + src.mul - 1) / src.mul);  // floor
+    }
     default: return std::nullopt;
   }
 }

@@ -80,6 +80,12 @@ std::span<const SpecDim> Graph::spec_dims(PlaceholderId p) const {
   return d.present() ? std::span<const SpecDim>(s_.spec_dims.data() + d.first, d.count) : std::span<const SpecDim>();
 }
 
+SpecDimFn Graph::spec_dim_fn(PlaceholderId p, uint32_t d) const {
+  Span32 sp = s_.spec_of_ph[p.index()];
+  if (s_.spec_dim_fn.empty() || !sp.present() || d >= sp.count) return {};
+  return s_.spec_dim_fn[sp.first + d];
+}
+
 SymId Graph::find_sym(std::string_view name) const {
   StrId id = s_.strings.find(name);
   if (!id.valid()) return SymId();

@@ -100,6 +100,9 @@ class Graph {
   // --- dynamic_shapes SPEC ---
   bool spec_has(PlaceholderId p) const { return s_.spec_of_ph[p.index()].present(); }
   std::span<const SpecDim> spec_dims(PlaceholderId p) const;  // one per dim
+  // The derived-dim function of dim d of p's spec (identity unless apply_spec set one).
+  SpecDimFn spec_dim_fn(PlaceholderId p, uint32_t d) const;
+  bool spec_has_derived() const { return !s_.spec_dim_fn.empty(); }
   uint32_t num_syms() const { return static_cast<uint32_t>(s_.sym_name.size()); }
   std::string_view sym_name(SymId s) const { return str(s_.sym_name[s.index()]); }
   SymId find_sym(std::string_view name) const;

@@ -38,6 +38,15 @@ struct SpecDim {
 };
 static_assert(sizeof(SpecDim) == 16);
 
+// The function of a derived dim (torch.export's `dx + 1`, `2*dx`): the size is
+// mul*sym + add over the SpecDim's symbol (its root). Only apply_spec makes derived dims
+// (fx-graph-json v1 and graph.fb have none), so the column is empty for loaded graphs.
+struct SpecDimFn {
+  int64_t mul = 1;  // >= 1
+  int64_t add = 0;
+  bool identity() const { return mul == 1 && add == 0; }
+};
+
 struct GraphStore {
   const OpTable* ops = nullptr;  // shared, outlives the graph
   StringPool strings;
@@ -91,6 +100,7 @@ struct GraphStore {
   // dynamic_shapes SPEC.
   std::vector<Span32> spec_of_ph;  // PlaceholderId -> spec_dims; absent if not in the spec
   std::vector<SpecDim> spec_dims;
+  std::vector<SpecDimFn> spec_dim_fn;  // parallel to spec_dims, or empty: no derived dim
   std::vector<StrId> sym_name;     // SymId columns, in `dims` order
   std::vector<int64_t> sym_min;
   std::vector<int64_t> sym_max;

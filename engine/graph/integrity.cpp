@@ -142,6 +142,8 @@ void check(const GraphStore& s, const GraphLimits& lim) {
   for (Span32 sp : s.spec_of_ph)
     require(!sp.present() || (span_in(sp, s.spec_dims.size()) && sp.count <= lim.max_rank), "spec span");
   for (const SpecDim& d : s.spec_dims) require(!d.sym.valid() || d.sym.index() < S, "spec symbol id");
+  require(s.spec_dim_fn.empty() || s.spec_dim_fn.size() == s.spec_dims.size(), "spec_dim_fn");
+  for (const SpecDimFn& f : s.spec_dim_fn) require(f.mul >= 1, "spec_dim_fn mul");
 
   const size_t V = s.value_kind.size();
   same_size(s.value_payload, V, "value_payload");

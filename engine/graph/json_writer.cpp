@@ -122,6 +122,8 @@ ojson node_json(const Graph& g, NodeId n) {
 }
 
 ojson spec_json(const Graph& g) {
+  if (g.spec_has_derived())
+    throw_error(ErrorKind::Unsupported, "derived dims (set by a dynamic_shapes spec) have no fx-graph-json v1 form");
   ojson shapes = ojson::object();
   for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
     PlaceholderId ph(p);

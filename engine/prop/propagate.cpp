@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "core/checked_math.h"
 #include "prop/context.h"
@@ -63,8 +64,16 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
   const bool has_spec = graph_.spec_has(p);
   std::span<const SpecDim> spec = has_spec ? graph_.spec_dims(p) : std::span<const SpecDim>();
   constraint_storage.resize(rank);
+  // Derived dims (`dx + 1`) get their size from the root once this tensor's own symbols exist.
+  FixedVector<uint8_t, 16> derived;
+  derived.resize(rank);
   for (uint32_t d = 0; d < rank; ++d) {
-    if (d < spec.size() && spec[d].sym.valid()) {
+    derived[d] = d < spec.size() && spec[d].sym.valid() && !graph_.spec_dim_fn(p, d).identity();
+    if (derived[d]) {
+      dynamic.push_back(DimDynamic::Static);  // placeholder; replaced below
+      constraints.push_back(nullptr);
+      names.push_back({});
+    } else if (d < spec.size() && spec[d].sym.valid()) {
       const SymId sym = spec[d].sym;
       dynamic.push_back(DimDynamic::Dynamic);
       constraint_storage[d] = DimConstraint{graph_.sym_min(sym), graph_.sym_max(sym)};
@@ -89,7 +98,7 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
   same_as.resize(rank);
   for (uint32_t d = 0; d < rank; ++d) {
     same_as[d] = rank;
-    if (!(d < spec.size() && spec[d].sym.valid())) continue;
+    if (!(d < spec.size() && spec[d].sym.valid()) || derived[d]) continue;
     const uint32_t s = spec[d].sym.index();
     for (uint32_t e = 0; e < d && same_as[d] == rank; ++e)
       if (!reused[e].valid() && same_as[e] == rank && e < spec.size() && spec[e].sym == spec[d].sym) same_as[d] = e;
@@ -120,17 +129,28 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
   ShapeEnv::SymbolicTensorMeta meta = env.create_symbolic_sizes_strides_storage_offset(
       sizes, strides, 0, tensor_source, dynamic.span(), {}, constraints.span(), names.span());
   for (uint32_t d = 0; d < rank; ++d) {
+    if (derived[d]) continue;
     if (same_as[d] != rank) reused[d] = reused[same_as[d]].valid() ? reused[same_as[d]] : meta.sizes[same_as[d]];
     if (reused[d].valid()) {
       meta.sizes[d] = reused[d];
-      env.add_source(reused[d], env.sources().size(tensor_source, d));
+      const SourceId src = env.sources().size(tensor_source, d);
+      // a root made early for a derived dim of an earlier input already has this source
+      const bool known = env.arena().kind(reused[d]) == ExprKind::Symbol &&
+                         std::ranges::find(env.symbol_sources(reused[d]), src) != env.symbol_sources(reused[d]).end();
+      if (!known) env.add_source(reused[d], src);
     } else if (d < spec.size() && spec[d].sym.valid()) {
       const uint32_t s = spec[d].sym.index();
       if (s >= spec_symbols_.size()) spec_symbols_.resize(s + 1);
       spec_symbols_[s] = meta.sizes[d];
     }
   }
-  if (std::any_of(reused.begin(), reused.end(), [](ExprId e) { return e.valid(); })) {
+  bool replaced = std::any_of(reused.begin(), reused.end(), [](ExprId e) { return e.valid(); });
+  for (uint32_t d = 0; d < rank; ++d)
+    if (derived[d]) {
+      meta.sizes[d] = place_derived(env, p, d, sizes[d], env.sources().size(tensor_source, d));
+      replaced = true;
+    }
+  if (replaced) {
     // strides were built from placeholder constants: rebuild them from the final sizes
     ExprArena& ar = env.arena();
     ExprId running = ar.one();
@@ -140,6 +160,108 @@ void Propagator::place_input(ShapeEnv& env, PlaceholderId p, std::span<const int
     }
   }
   add_input_tensor(env, p, tensor_source, meta);
+}
+
+namespace {
+
+// sympy's str of fn(Symbol(root)): `dx + 1`, `dx - 1`, `2*dx`, `2*dx + 2` (export's messages).
+std::string derived_text(std::string_view root, SpecDimFn fn) {
+  std::string out = fn.mul == 1 ? std::string(root) : fmt::format("{}*{}", fn.mul, root);
+  if (fn.add > 0) out += fmt::format(" + {}", fn.add);
+  if (fn.add < 0) out += fmt::format(" - {}", uint64_t(0) - uint64_t(fn.add));
+  return out;
+}
+
+// fn(v) when it fits int64.
+std::optional<int64_t> apply_fn(SpecDimFn fn, int64_t v) {
+  int64_t r;
+  if (__builtin_mul_overflow(fn.mul, v, &r) || __builtin_add_overflow(r, fn.add, &r)) return std::nullopt;
+  return r;
+}
+
+}  // namespace
+
+// The root of derived dim d of p (export's _process_equalities): the symbol its Dim already
+// got; else the symbol of the first input dim that uses the Dim directly (made now, with that
+// dim's source and size, when that input comes later); else a phantom root (_PhantomRoot):
+// a symbol with the Dim's range, valued by solving fn(root) = size (Python's int() of the
+// rational solution), whose source is the Dim's name (ConstantSource).
+ExprId Propagator::derived_root(ShapeEnv& env, PlaceholderId p, uint32_t d, int64_t size) {
+  const SymId root = graph_.spec_dims(p)[d].sym;
+  if (root.index() < spec_symbols_.size() && spec_symbols_[root.index()].valid()) return spec_symbols_[root.index()];
+  if (root.index() >= spec_symbols_.size()) spec_symbols_.resize(root.index() + 1);
+  const DimConstraint range{graph_.sym_min(root), graph_.sym_max(root)};
+  for (uint32_t q = 0; q < graph_.num_placeholders(); ++q) {
+    const PlaceholderId ph(q);
+    std::span<const SpecDim> dims = graph_.spec_dims(ph);
+    for (uint32_t e = 0; e < dims.size(); ++e) {
+      if (dims[e].sym != root || !graph_.spec_dim_fn(ph, e).identity()) continue;
+      if (q >= run_sizes_.size() || e >= run_sizes_[q].size())
+        throw_error(ErrorKind::BadInput, fmt::format("no size given for {}.size()[{}], the root of a derived dim",
+                                                     graph_.node_name(graph_.placeholder_node(ph)), e));
+      const SourceId src = env.sources().size(env.sources().local(graph_.node_name(graph_.placeholder_node(ph))), e);
+      return spec_symbols_[root.index()] =
+                 env.create_symbol(run_sizes_[q][e], src, DimDynamic::Dynamic, &range, true, false, graph_.sym_name(root));
+    }
+  }
+  const SpecDimFn fn = graph_.spec_dim_fn(p, d);
+  const int64_t value = (size - fn.add) / fn.mul;  // truncates toward zero, as int(Rational)
+  const SourceId src = env.sources().constant(graph_.sym_name(root));
+  const ExprId sym = env.create_symbol(value, src, DimDynamic::Dynamic, &range, true, false, graph_.sym_name(root));
+  if (env.arena().kind(sym) == ExprKind::Symbol) {
+    // produce_guards binds phantom symbols before any input source
+    tracked_.insert(tracked_.begin() + phantoms_, TrackedInput{src, sym});
+    input_sources_.insert(input_sources_.begin() + phantoms_,
+                          InputSource{src, p.index(), SourceKind::Constant, d, fn.mul, fn.add});
+    ++phantoms_;
+  }
+  return spec_symbols_[root.index()] = sym;
+}
+
+// Derived dim d of p, size `size`: checked against its own range [fn(min), fn(max)] as
+// create_symbol checks a constraint, then against the root (produce_guards' derived
+// equality: ConstraintViolationError "Expected input ... to be equal to dx + 1, where dx = 4,
+// but got 7"). The size is fn(root), and the root's range narrows to what keeps fn(root) in
+// the derived range (∩ [2, oo]), as the replacement `s1 -> fn(root)` export makes does.
+// A 0/1 size is specialised (C.4) and the equality is guarded instead, as export does.
+ExprId Propagator::place_derived(ShapeEnv& env, PlaceholderId p, uint32_t d, int64_t size, SourceId size_source) {
+  ExprArena& ar = env.arena();
+  const SymId root = graph_.spec_dims(p)[d].sym;
+  const SpecDimFn fn = graph_.spec_dim_fn(p, d);
+  const std::optional<int64_t> lo = apply_fn(fn, graph_.sym_min(root));
+  const std::optional<int64_t> root_max = graph_.sym_max(root);
+  const std::optional<int64_t> hi = root_max ? apply_fn(fn, *root_max) : std::nullopt;
+  if (!lo || (root_max && !hi)) throw_error(ErrorKind::Overflow, "derived dim range overflows int64");
+  auto not_in_range = [&](int64_t l) {
+    throw_error(ErrorKind::ConstraintViolation,
+                fmt::format("{} not in range [{}, {}]", size, l, hi ? std::to_string(*hi) : std::string("int_oo")));
+  };
+  if (size < *lo || (hi && size > *hi)) not_in_range(*lo);
+  const bool specialize = env.settings().specialize_zero_one && (size == 0 || size == 1);
+  const int64_t default_lo = env.settings().specialize_zero_one ? 2 : 0;
+  if (!specialize && size < std::max(*lo, default_lo)) not_in_range(std::max(*lo, default_lo));
+
+  const ExprId root_expr = derived_root(env, p, d, size);
+  const ExprId fn_root = ar.add(ar.mul(ar.integer(fn.mul), root_expr), ar.integer(fn.add));
+  const std::string_view root_name = graph_.sym_name(root);
+  auto violated = [&] {
+    throw_error(ErrorKind::ConstraintViolation,
+                fmt::format("Expected input {} to be equal to {}, where {} = {}, but got {}",
+                            env.sources().name(size_source), derived_text(root_name, fn), root_name,
+                            env.size_hint(root_expr), size));
+  };
+  if (specialize) {
+    if (env.evaluate_expr(ar.eq(ar.integer(size), fn_root)) != ar.true_()) violated();
+    return ar.integer(size);
+  }
+  if (apply_fn(fn, env.size_hint(root_expr)) != size) violated();
+  if (ar.kind(root_expr) == ExprKind::Symbol) {
+    const int64_t l = std::max(*lo, default_lo);
+    const ExtNum root_lo = ExtNum::of(-floor_div(-(l - fn.add), fn.mul));  // ceil((l - add) / mul)
+    const ExtNum root_hi = hi ? ExtNum::of(floor_div(*hi - fn.add, fn.mul)) : ExtNum::int_oo();
+    env.constrain_range(root_expr, root_lo, root_hi);
+  }
+  return fn_root;
 }
 
 void Propagator::add_input_tensor(ShapeEnv& env, PlaceholderId p, SourceId tensor_source,
@@ -204,6 +326,7 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
   tracked_.clear();
   input_sources_.clear();
   spec_symbols_.clear();
+  phantoms_ = 0;
   node_values_.assign(graph_.num_nodes(), ValId());
   PropContext ctx(graph_, env, values_, node_values_, layout_cache_);
   NodeId current;
@@ -252,11 +375,14 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
 }
 
 PropStatus Propagator::run(ShapeEnv& env, std::span<const std::span<const int64_t>> input_sizes) {
-  return run_nodes(env, [&](PlaceholderId p, NodeId n) {
+  run_sizes_ = input_sizes;
+  const PropStatus st = run_nodes(env, [&](PlaceholderId p, NodeId n) {
     if (p.index() >= input_sizes.size())
       throw_error(ErrorKind::BadInput, fmt::format("no sizes given for input {}", graph_.node_name(n)));
     place_input(env, p, input_sizes[p.index()]);
   });
+  run_sizes_ = {};
+  return st;
 }
 
 PropStatus Propagator::run_given(ShapeEnv& env, const ValueTable& src, std::span<const ValId> inputs) {

@@ -26,12 +26,17 @@ struct PropStatus {
   std::string message;  // "<node> (<target>): <error>"
 };
 
-// One input size the guards read: placeholder p's size/stride/offset at `dim`.
+// One input size the guards read: placeholder p's size/stride/offset at `dim`. A Constant
+// source is a phantom root of derived dims (export's _PhantomRoot: a root Dim no input dim
+// uses directly): no input holds it, its value is solved from the derived size at `dim` of
+// `placeholder` as (size - add) // mul, and the guard `size == mul*root + add` checks it.
 struct InputSource {
   SourceId source;
   uint32_t placeholder;
-  SourceKind kind;  // Size, Stride or StorageOffset
+  SourceKind kind;  // Size, Stride, StorageOffset or Constant (a phantom root)
   uint32_t dim;
+  int64_t mul = 1;  // Constant only
+  int64_t add = 0;
 };
 
 // How placeholders are made fake from an example's sizes (inputs are contiguous, offset 0).
@@ -84,12 +89,17 @@ class Propagator {
   // Every tensor input property in traversal order (sizes, strides, offset per input).
   std::span<const TrackedInput> tracked_inputs() const { return tracked_; }
   std::span<const InputSource> input_sources() const { return input_sources_; }
+  // The expression a spec Dim's symbol got in the last run (invalid if none): the root of
+  // derived dims included (a phantom root too).
+  ExprId spec_symbol(SymId s) const { return s.index() < spec_symbols_.size() ? spec_symbols_[s.index()] : ExprId(); }
 
  private:
   template <class PlaceFn>
   PropStatus run_nodes(ShapeEnv& env, PlaceFn&& place);
   void place_input(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes);
   void place_converted(ShapeEnv& env, PlaceholderId p, std::span<const int64_t> sizes);
+  ExprId place_derived(ShapeEnv& env, PlaceholderId p, uint32_t d, int64_t size, SourceId size_source);
+  ExprId derived_root(ShapeEnv& env, PlaceholderId p, uint32_t d, int64_t size);
   void check_input_sizes(PlaceholderId p, std::span<const int64_t> sizes) const;
   void add_input_tensor(ShapeEnv& env, PlaceholderId p, SourceId tensor_source,
                         const ShapeEnv::SymbolicTensorMeta& meta);
@@ -107,6 +117,8 @@ class Propagator {
   std::vector<TrackedInput> tracked_;
   std::vector<InputSource> input_sources_;
   std::vector<ExprId> spec_symbols_;  // by SymId: the symbol made for a spec dim name
+  std::span<const std::span<const int64_t>> run_sizes_;  // run(): every input's sizes
+  uint32_t phantoms_ = 0;  // phantom roots tracked so far (first in tracked_, as PyTorch)
 };
 
 // Concrete contiguous strides of concrete sizes (inputs are created contiguous).

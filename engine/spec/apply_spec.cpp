@@ -20,6 +20,7 @@ class Applier {
     s_.sym_max.clear();
     s_.sym_has_max.clear();
     s_.spec_dims.clear();
+    s_.spec_dim_fn.clear();
     s_.spec_of_ph.assign(g_.num_placeholders(), Span32{});
     if (!spec_.present) return;  // dynamic_shapes None: every input static
     const SpecNode& top = spec_.nodes[0];
@@ -105,10 +106,19 @@ class Applier {
     Span32& slot = s_.spec_of_ph[p.index()];
     slot.first = uint32_t(s_.spec_dims.size());
     slot.count = rank;
-    for (uint32_t d = 0; d < rank; ++d) s_.spec_dims.push_back(dim(entry[d], d, path));
+    for (uint32_t d = 0; d < rank; ++d) {
+      SpecDimFn fn;
+      s_.spec_dims.push_back(dim(entry[d], d, path, fn));
+      // the column exists once a derived dim does (identity for the dims before it)
+      if (!fn.identity() || !s_.spec_dim_fn.empty()) {
+        s_.spec_dim_fn.resize(s_.spec_dims.size() - 1);
+        s_.spec_dim_fn.push_back(fn);
+      }
+    }
   }
 
-  SpecDim dim(size_t node, uint32_t d, const std::string& path) {
+  // `fn` receives the function of a derived dim (identity otherwise).
+  SpecDim dim(size_t node, uint32_t d, const std::string& path, SpecDimFn& fn) {
     SpecDim out;
     out.size = -1;  // no static size constraint (per-dim None or a missing dict entry)
     if (node == SIZE_MAX) return static_of_example(out);
@@ -122,11 +132,19 @@ class Applier {
         return out;
       case NodeKind::Dim: {
         const DimRef ref = spec_.dim(n);
-        if (!ref.fn.identity())
-          throw_spec(PyException::UserErrorInvalidInput,
-                     fmt::format("derived dim {} at `dynamic_shapes{}`[{}]: derived dims are not supported by "
-                                 "propagation yet (write the relation as a separate Dim)",
-                                 dim_name(ref), path, d));
+        if (!ref.fn.identity()) {
+          // A derived dim `mul*root + add` (F.2): the root's symbol with the function. Dim
+          // arithmetic already refuses a multiplier < 1; a spec built from raw values gets
+          // the same NotImplementedError. Its bounds are checked as PyTorch's properties do.
+          if (ref.fn.mul < 1)
+            throw_spec(PyException::NotImplementedError,
+                       fmt::format("Attempted to multiply {} with {}, where a positive integer was expected. (Only "
+                                   "increasing linear operations with integer coefficients are supported.)",
+                                   ref.fn.mul, ref.root.name));
+          dim_min(ref);
+          dim_max(ref);
+          fn = SpecDimFn{ref.fn.mul, ref.fn.add};
+        }
         for (uint32_t s = 0; s < s_.sym_name.size(); ++s)
           if (g_.str(s_.sym_name[s]) == ref.root.name) {
             out.sym = SymId(s);

@@ -11,7 +11,10 @@
 
 namespace symshape::spec {
 
-// Derived dims (`dx + 1`) are not supported by propagation yet: UserError naming the dim.
+// A derived dim (`dx + 1`, `2*dx`) is its root's symbol with the function (Graph::spec_dim_fn):
+// propagation makes that size `mul*root + add` (a root no dim uses directly is a phantom
+// symbol, as export's _PhantomRoot). Errors: F.3's, a multiplier < 1 (NotImplementedError),
+// a negative derived min (AssertionError).
 void apply_spec(Graph& graph, const DynamicShapes& spec);
 
 }  // namespace symshape::spec

@@ -14,13 +14,15 @@ DynamicShapes spec_of_graph(const Graph& g) {
       continue;
     }
     b.begin_list(name);
-    for (const SpecDim& d : dims) {
+    for (uint32_t k = 0; k < dims.size(); ++k) {
+      const SpecDim& d = dims[k];
+      const SpecDimFn fn = g.spec_dim_fn(PlaceholderId(p), k);
       if (!d.sym.valid()) {
         d.any_size ? b.none() : b.size(d.size);
       } else if (g.sym_name(d.sym).empty()) {
         b.hint(HintKind::Auto);
       } else {
-        b.dim(DimRef{make_dim(g.sym_name(d.sym), g.sym_min(d.sym), g.sym_max(d.sym)), {}});
+        b.dim(DimRef{make_dim(g.sym_name(d.sym), g.sym_min(d.sym), g.sym_max(d.sym)), LinearFn{fn.mul, fn.add}});
       }
     }
     b.end();

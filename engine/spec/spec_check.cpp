@@ -34,6 +34,7 @@ struct Tracked {
   Constraint c;
   HintKind hint = HintKind::Static;
   bool hinted = false;
+  ExprId declared;  // a derived dim: fn(root), the relation its Dim declares
 };
 
 // The accepted examples in the order the check tries them: those whose spec'd dims are all
@@ -86,9 +87,26 @@ class Checker {
       std::span<const SpecDim> dims = g_.spec_dims(ph);
       for (uint32_t d = 0; d < sizes.size(); ++d) {
         Tracked t{p, d, fmt::format("L['{}'].size()[{}]", g_.node_name(g_.placeholder_node(ph)), d), {}, sizes[d],
-                  ar_.kind(sizes[d]) != ExprKind::Symbol, {}, HintKind::Static, false};
+                  ar_.kind(sizes[d]) != ExprKind::Symbol, {}, HintKind::Static, false, ExprId()};
         t.debug = t.source;
-        if (d < dims.size() && dims[d].sym.valid()) {
+        const SpecDimFn fn = g_.spec_dim_fn(ph, d);
+        if (d < dims.size() && dims[d].sym.valid() && !fn.identity()) {
+          // a derived Dim (`dx + 1`): its own strict range [fn(min), fn(max)], named as
+          // PyTorch prints it; the root's expression (a phantom root's too) is constrained
+          const SymId root = dims[d].sym;
+          const DimRef ref{make_dim(g_.sym_name(root), g_.sym_min(root), g_.sym_max(root)), LinearFn{fn.mul, fn.add}};
+          t.debug = dim_name(ref);
+          t.c = {Constraint::Kind::Strict, dim_min(ref), dim_max(ref)};
+          source_to_debug_.emplace_back(t.source, t.debug);
+          const ExprId r = prop_.spec_symbol(root);
+          if (r.valid()) {
+            t.declared = env_.simplify(env_.replace(ar_.add(ar_.mul(ar_.integer(fn.mul), r), ar_.integer(fn.add))));
+            if (ar_.kind(r) == ExprKind::Symbol && std::find(roots_.begin(), roots_.end(), r) == roots_.end()) {
+              roots_.push_back(r);
+              root_names_.emplace_back(g_.sym_name(root));
+            }
+          }
+        } else if (d < dims.size() && dims[d].sym.valid()) {
           const std::string name(g_.sym_name(dims[d].sym));
           if (!name.empty()) {
             t.debug = name;
@@ -125,6 +143,13 @@ class Checker {
       }
     }
     std::vector<DimSymbol> ds;
+    // Phantom roots (no input dim is their bare symbol) come first, named by their Dim, as
+    // produce_guards puts export's phantom symbols first; they carry no constraint.
+    for (size_t i = 0; i < roots_.size(); ++i)
+      if (symbol_index(roots_[i]) < 0) {
+        phantoms_.push_back(roots_[i]);
+        ds.push_back({roots_[i], env_.hint(roots_[i]).value_or(0), root_names_[i], "", false});
+      }
     for (size_t i = 0; i < symbols_.size(); ++i) {
       const Tracked& t = tracked_[first_source_[i]];
       ds.push_back({symbols_[i], env_.hint(symbols_[i]).value_or(0), t.source, t.debug == t.source ? "" : t.debug,
@@ -142,7 +167,7 @@ class Checker {
       const int i = symbol_index(sym);
       return i >= 0 ? tracked_[first_source_[size_t(i)]].source : std::string(ar_.symbol_name(sym));
     });
-  }
+  }  // (a phantom root prints as its symbol, which is named by its Dim: its ConstantSource)
   // `dx = L['x'].size()[0] in the specified range 3 <= dx <= 16` (bounds not tighter than
   // the default [2, oo] omitted).
   std::string var_with_range(const Tracked& t, const Constraint& c) const {
@@ -176,7 +201,8 @@ class Checker {
       ar_.free_symbols(t.value, free);
       const bool constrained = std::any_of(free.begin(), free.end(), [&](ExprId s) {
         const int i = symbol_index(s);
-        return i >= 0 && !constraints_[size_t(i)].empty();
+        return (i >= 0 && !constraints_[size_t(i)].empty()) ||
+               std::find(phantoms_.begin(), phantoms_.end(), s) != phantoms_.end();
       });
       if (constrained) continue;
       violate(ViolationKind::Related, t,
@@ -193,6 +219,7 @@ class Checker {
       if (own >= 0 && first_source_[size_t(own)] == k) continue;
       dc_->add_equality(t.source, t.value);
       if (t.c.kind != Constraint::Kind::Strict) continue;  // relations of hints are allowed
+      if (t.declared.valid() && t.declared == t.value) continue;  // the derived Dim's own relation
       std::vector<ExprId> free;
       ar_.free_symbols(t.value, free);
       if (free.size() != 1) continue;
@@ -338,6 +365,9 @@ class Checker {
   Propagator& prop_;
   SpecCheckResult& r_;
   std::vector<Tracked> tracked_;
+  std::vector<ExprId> roots_;              // root symbols of derived dims
+  std::vector<std::string> root_names_;    // ... their Dim names
+  std::vector<ExprId> phantoms_;           // roots no input dim holds as a bare symbol
   std::vector<ExprId> symbols_;                    // bare symbols, first-seen order
   std::vector<size_t> first_source_;               // per symbol: index into tracked_
   std::vector<std::vector<Constraint>> constraints_;  // per symbol

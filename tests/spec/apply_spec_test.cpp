@@ -134,12 +134,6 @@ TEST(ApplySpec, DimIndexPastRank) {
                     "Unexpected dimension index 2 in the dict specified at `dynamic_shapes['x']` (the tensor has rank 2)");
 }
 
-TEST(ApplySpec, DerivedDimsRefusedByName) {
-  Harness h{std::string_view(kAddGraph)};
-  EXPECT_THROW(apply_spec(h.graph, load_spec_json(R"({"dynamic_shapes": {"x": ["dx", 3], "y": ["dx + 1", 3]}, "dims": {"dx": {"min": 0, "max": null, "derived": ["dx + 1"]}}})")),
-               SpecError);
-}
-
 // The graph's own spec, dumped and applied back, propagates every example exactly as the
 // graph does with the spec it was loaded with.
 TEST(ApplySpec, CorpusOwnSpecPropagatesIdentically) {
