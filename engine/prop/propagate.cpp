@@ -205,7 +205,9 @@ ExprId Propagator::derived_root(ShapeEnv& env, PlaceholderId p, uint32_t d, int6
     }
   }
   const SpecDimFn fn = graph_.spec_dim_fn(p, d);
-  const int64_t value = (size - fn.add) / fn.mul;  // truncates toward zero, as int(Rational)
+  int64_t offset;
+  if (__builtin_sub_overflow(size, fn.add, &offset)) throw_error(ErrorKind::Overflow, "derived dim root overflows int64");
+  const int64_t value = offset / fn.mul;  // truncates toward zero, as int(Rational)
   const SourceId src = env.sources().constant(graph_.sym_name(root));
   const ExprId sym = env.create_symbol(value, src, DimDynamic::Dynamic, &range, true, false, graph_.sym_name(root));
   if (env.arena().kind(sym) == ExprKind::Symbol) {
@@ -256,6 +258,8 @@ ExprId Propagator::place_derived(ShapeEnv& env, PlaceholderId p, uint32_t d, int
   }
   if (apply_fn(fn, env.size_hint(root_expr)) != size) violated();
   if (ar.kind(root_expr) == ExprKind::Symbol) {
+    // fn(min) and fn(max) fit int64 (checked above), so (bound - add) / mul lies between
+    // the root's own bounds: no overflow
     const int64_t l = std::max(*lo, default_lo);
     const ExtNum root_lo = ExtNum::of(-floor_div(-(l - fn.add), fn.mul));  // ceil((l - add) / mul)
     const ExtNum root_hi = hi ? ExtNum::of(floor_div(*hi - fn.add, fn.mul)) : ExtNum::int_oo();

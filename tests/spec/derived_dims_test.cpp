@@ -311,6 +311,14 @@ TEST(DerivedDims, RefusedAsPyTorchRefuses) {
   expect_spec_error([&] { apply_spec(m.graph, raw); }, PyException::NotImplementedError,
                     "Attempted to multiply -1 with dx, where a positive integer was expected. (Only increasing linear "
                     "operations with integer coefficients are supported.)");
+  // the dict form: `-dx` is rebuilt as dx * -1 (F.6), which Dim.__mul__ refuses
+  expect_spec_error(
+      [&] {
+        load_spec_json(R"({"dynamic_shapes": {"x": ["dx", 3], "y": ["-dx + 9", 3]}, "dims": {"dx": {"min": 2, "max": 8, "derived": ["-dx + 9"]}}})");
+      },
+      PyException::NotImplementedError,
+      "Attempted to multiply -1 with dx, where a positive integer was expected. (Only increasing linear operations "
+      "with integer coefficients are supported.)");
   expect_spec_error(
       [&] {
         apply_spec(m.graph, load_spec_json(R"({"dynamic_shapes": {"x": ["dx", 3], "y": ["dx - 1", 3]}, "dims": {"dx": {"min": 0, "max": null, "derived": ["dx - 1"]}}})"));
