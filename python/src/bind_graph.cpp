@@ -17,6 +17,10 @@ namespace pyb = pybind11;
 
 namespace symshape::py {
 
+// bind_spec.cpp
+void apply_python_spec(GraphHandle& h, const pyb::handle& spec);
+void bind_spec(pyb::module_& m, pyb::class_<GraphHandle, std::shared_ptr<GraphHandle>>& graph);
+
 namespace {
 
 using GraphPtr = std::shared_ptr<GraphHandle>;
@@ -28,7 +32,7 @@ using PropPtr = std::shared_ptr<PropagationHandle>;
   raise_engine_error(ErrorKind::BadInput, msg.empty() ? source + ": failed to load" : msg);
 }
 
-GraphPtr load_path(const std::string& path) {
+GraphPtr load_path(const std::string& path, const pyb::object& spec) {
   auto h = std::make_shared<GraphHandle>();
   h->graph = Graph(h->ops);
   h->source = path;
@@ -41,11 +45,12 @@ GraphPtr load_path(const std::string& path) {
   }
   if (!ok) raise_diagnostics(diags, path);
   h->rules.resolve(h->ops);
+  apply_python_spec(*h, spec);
   return h;
 }
 
 // fx-graph-json text or graph.fb bytes, told apart like files: '{' starts JSON.
-GraphPtr load_bytes(const pyb::bytes& data, const std::string& name) {
+GraphPtr load_bytes(const pyb::bytes& data, const std::string& name, const pyb::object& spec) {
   auto h = std::make_shared<GraphHandle>();
   h->graph = Graph(h->ops);
   h->source = name;
@@ -66,6 +71,7 @@ GraphPtr load_bytes(const pyb::bytes& data, const std::string& name) {
   }
   if (!ok) raise_diagnostics(diags, name);
   h->rules.resolve(h->ops);
+  apply_python_spec(*h, spec);
   return h;
 }
 
@@ -269,10 +275,11 @@ void bind_graph(pyb::module_& m) {
     for (std::string_view t : RuleTable::supported_targets()) out.emplace_back(t);
     return out;
   }, "every call_function target the engine has a rule for");
-  pyb::class_<GraphHandle, GraphPtr>(m, "Graph", "A loaded fx-graph-json / graph.fb graph")
-      .def_static("load", &load_path, pyb::arg("path"), "Load a *.graph.json or *.graph.fb file")
+  pyb::class_<GraphHandle, GraphPtr> graph(m, "Graph", "A loaded fx-graph-json / graph.fb graph");
+  graph.def_static("load", &load_path, pyb::arg("path"), pyb::arg("spec") = pyb::none(),
+                   "Load a *.graph.json or *.graph.fb file; `spec` (a dynamic_shapes spec) replaces its own")
       .def_static("from_bytes", &load_bytes, pyb::arg("data"), pyb::arg("name") = "<bytes>",
-                  "Load fx-graph-json text or graph.fb bytes")
+                  pyb::arg("spec") = pyb::none(), "Load fx-graph-json text or graph.fb bytes")
       .def_property_readonly("name", [](const GraphHandle& h) { return std::string(h.graph.name()); })
       .def_property_readonly("num_examples", [](const GraphHandle& h) { return h.graph.num_examples(); })
       .def_property_readonly("nodes",
@@ -307,6 +314,7 @@ void bind_graph(pyb::module_& m) {
              return conform_dict(r);
            },
            "Run every golden example through the specialisation cache (`symshape conform` for one graph)");
+  bind_spec(m, graph);
 
   pyb::class_<PropagationHandle, PropPtr>(m, "Propagation", "One propagation: node values and guards")
       .def_property_readonly("nodes", [](const PropagationHandle& p) { return node_list(p, false); },

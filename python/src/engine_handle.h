@@ -4,6 +4,7 @@
 // by the Python wrappers, so a Propagation keeps its graph alive and a compiled guard
 // program keeps its propagation alive.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "prop/propagate.h"
 #include "prop/rules.h"
 #include "shape_env/shape_env.h"
+#include "spec/dynamic_shapes.h"
 
 namespace symshape::py {
 
@@ -21,6 +23,7 @@ struct GraphHandle {
   RuleTable rules;
   Graph graph;
   std::string source;  // file name or "<bytes>", for messages
+  std::optional<spec::DynamicShapes> spec;  // the spec applied at load (apply_spec), if any
 };
 
 // A Specialization (its ShapeEnv, Propagator and produced guards), as the batch engine

@@ -12,17 +12,33 @@ from ._symshape import (  # noqa: F401
     ShapeError,
     SymshapeError,
     UnsupportedOpError,
+    dump_spec,
+    load_spec,
+    spec_to_fb,
 )
 from .corpus import conform_corpus  # noqa: F401
 from .dims import Dim  # noqa: F401
 from .suggest import suggest_dynamic_shapes  # noqa: F401
 
 
-def load(path_or_bytes, name="<bytes>"):
-    """A Graph from a *.graph.json / *.graph.fb path, or from fx-graph-json text / graph.fb bytes."""
+def load(path_or_bytes, name="<bytes>", spec=None):
+    """A Graph from a *.graph.json / *.graph.fb path, or from fx-graph-json text / graph.fb bytes.
+    `spec`: a dynamic_shapes spec (DynamicShapesSpec dict, JSON text, spec.fb bytes or a path)
+    that replaces the graph's own, as `symshape spec check GRAPH SPEC` and `eval --spec` do."""
     if isinstance(path_or_bytes, (bytes, bytearray)):
-        return Graph.from_bytes(bytes(path_or_bytes), name)
-    return Graph.load(str(path_or_bytes))
+        return Graph.from_bytes(bytes(path_or_bytes), name, spec)
+    return Graph.load(str(path_or_bytes), spec)
+
+
+def check_spec(graph, spec=None):
+    """Export's constraint check (`symshape spec check`): `graph` a Graph or a path; `spec`
+    replaces the graph's own spec when given. Returns a dict with ok, violations, report and
+    corrected_spec (DynamicShapesSpec dict)."""
+    if not isinstance(graph, Graph) or spec is not None:
+        if isinstance(graph, Graph):
+            raise ValueError("pass a path with spec=..., or a Graph loaded with symshape.load(path, spec=...)")
+        graph = load(graph, spec=spec)
+    return graph.check_spec()
 
 
 def export(model, example_inputs, dynamic_shapes=None, path=None, **kwargs):
