@@ -1,6 +1,6 @@
 // The `_symshape` extension: the engine's exception hierarchy and the bindings
-// (bind_graph.cpp). The pure-Python parts (exporter, verify, corpus runs) are in
-// python/symshape/.
+// (bind_graph.cpp; corpus shards for symshape.distributed: corpus_shard.cpp). The
+// pure-Python parts (exporter, verify, corpus runs) are in python/symshape/.
 #include <pybind11/pybind11.h>
 
 #include "engine_handle.h"
@@ -10,6 +10,7 @@ namespace pyb = pybind11;
 namespace symshape::py {
 
 void bind_graph(pyb::module_& m);
+void bind_corpus_shard(pyb::module_& m);
 
 namespace {
 
@@ -70,4 +71,5 @@ PYBIND11_MODULE(_symshape, m) {
     }
   });
   bind_graph(m);
+  bind_corpus_shard(m);
 }
