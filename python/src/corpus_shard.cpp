@@ -50,11 +50,12 @@ void drop_timings(Results& r) {
 // `symshape corpus FILES --threads N [--examples-dir D] [--no-timing]` for one shard:
 // every graph of the files (a corpus.fb holds many) gets a result, a file that fails to
 // load gets a load_error result with the same text the CLI reports. Returns (results.fb
-// bytes, {graphs, nodes, failed, seconds}).
+// bytes, {graphs, nodes, examples, failed, seconds}).
 pyb::tuple run_shard(const std::vector<std::string>& files, int threads, const std::string& examples_dir,
                      bool no_timing) {
   if (threads < 0) raise_engine_error(ErrorKind::BadInput, "run_shard: threads must be >= 0 (0: all cores)");
   CorpusSummary summary;
+  uint64_t examples = 0;
   flatbuffers::DetachedBuffer buf;
   {
     pyb::gil_scoped_release release;
@@ -75,11 +76,13 @@ pyb::tuple run_shard(const std::vector<std::string>& files, int threads, const s
     options.examples_dir = examples_dir;
     Results results = run_corpus(items, rules, options, summary);
     if (no_timing) drop_timings(results);
+    for (const GraphResults& g : results.graphs) examples += g.examples;
     buf = write_results_fb(results);
   }
   pyb::dict s;
   s["graphs"] = summary.graphs;
   s["nodes"] = summary.nodes;
+  s["examples"] = examples;
   s["failed"] = summary.failed;
   s["seconds"] = summary.seconds;
   return pyb::make_tuple(as_bytes(buf), s);

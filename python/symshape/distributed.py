@@ -91,7 +91,7 @@ def plan_shards(paths, shard_size=64):
 def run_shard(files, threads=1, examples_dir="", no_timing=False):
     """Task body: one shard through the corpus engine on this worker. Pure: the same files
     and options give the same bytes (timings aside, zeroed with no_timing). Returns
-    (results.fb bytes, {graphs, nodes, failed, seconds})."""
+    (results.fb bytes, {graphs, nodes, examples, failed, seconds})."""
     from ._symshape import run_shard as _run
     return _run(list(files), threads=threads, examples_dir=examples_dir or "", no_timing=no_timing)
 
@@ -120,8 +120,9 @@ def run_shipped_shard(blobs, threads=1, examples_dir="", no_timing=False):
 @dataclass
 class DistributedResult:
     """The merged run: `data` is the results.fb bytes (canonical, as `symshape corpus
-    --out X.results.fb` writes them), `summary` the counts, `line` the summary line."""
-    data: bytes
+    --out X.results.fb` writes them; None with merge=False), `summary` the counts, `line`
+    the summary line."""
+    data: object  # bytes, or None
     summary: dict = field(default_factory=dict)
 
     @property
@@ -164,7 +165,7 @@ def _write_atomically(path, data):
 
 
 def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None, threads=1, no_timing=False,
-               progress=True, ship=False, shard_dir=None, n_workers=None, retries=2):
+               progress=True, ship=False, shard_dir=None, merge=True, n_workers=None, retries=2):
     """Run the corpus engine over `paths` on a Dask cluster and merge the shards.
 
     client: a `distributed.Client`, a scheduler address ("tcp://host:8786"), or None for a
@@ -177,14 +178,20 @@ def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None
     no_timing: zero per-graph timings, so results compare byte for byte across runs.
     progress: True draws a bar on stderr; a callable gets (shards_done, shards, graphs_done).
     ship: send the files' bytes with the tasks (workers without the client's filesystem).
-    shard_dir: keep each shard's results there as it arrives (`shard-*.results.fb`,
+    shard_dir: keep each shard's results there as it arrives (`symshape-shard-*.results.fb`,
       atomically); a later run with the same inputs reuses them instead of recomputing.
+    merge: False (needs shard_dir) keeps the results as the shard files only, for corpora
+      whose merged result would not fit in memory or in one results.fb (docs/distributed.md);
+      each shard file is canonical and `symshape merge` joins any subset of them.
     retries: re-runs of a task that raised (a worker that died is handled by the scheduler:
       its tasks are recomputed on other workers).
-    Returns a DistributedResult; raises when a shard fails beyond its retries.
+    Returns a DistributedResult (data None when merge=False); raises when a shard fails
+    beyond its retries.
     """
     from ._symshape import merge_results, results_summary, write_results
 
+    if not merge and (not shard_dir or out):
+        raise ValueError("merge=False keeps results only as shard files: give shard_dir, not out")
     start = time.monotonic()
     shards = plan_shards(paths, shard_size)
     options = (threads, os.fspath(examples_dir) if examples_dir else "", bool(no_timing))
@@ -204,47 +211,50 @@ def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None
             client = Client(client)
             closers.append(client)
         workers = len(client.scheduler_info().get("workers", {}))
-        results, engine_seconds = _run_shards(client, shards, options, progress, ship, shard_dir, retries)
+        results, totals = _run_shards(client, shards, options, progress, ship, shard_dir, retries, merge)
     finally:
         for c in reversed(closers):
             c.close()
 
-    merged = merge_results([results[i] for i in sorted(results)], no_timing=bool(no_timing))
-    if out:
-        write_results(os.fspath(out), merged)
-    totals = results_summary(merged)
+    merged = None
+    if merge:
+        merged = merge_results([results[i] for i in sorted(results)], no_timing=bool(no_timing))
+        if out:
+            write_results(os.fspath(out), merged)
+        m = results_summary(merged)
+        totals.update(graphs=m["graphs"], nodes=m["nodes"], examples=m["examples"], status=m["status"],
+                      failed=m["graphs"] - m["status"].get("ok", 0))
     seconds = time.monotonic() - start
-    summary = {
-        "graphs": totals["graphs"],
-        "nodes": totals["nodes"],
-        "examples": totals["examples"],
-        "failed": totals["graphs"] - totals["status"].get("ok", 0),
-        "status": totals["status"],
-        "shards": len(shards),
-        "workers": workers,
-        "seconds": seconds,
-        "graphs_per_s": totals["graphs"] / seconds if seconds > 0 else 0.0,
-        "engine_seconds": engine_seconds,
-    }
+    summary = dict(totals, shards=len(shards), workers=workers, seconds=seconds,
+                   graphs_per_s=totals["graphs"] / seconds if seconds > 0 else 0.0)
     return DistributedResult(merged, summary)
 
 
-def _run_shards(client, shards, options, progress, ship, shard_dir, retries):
+def _run_shards(client, shards, options, progress, ship, shard_dir, retries, keep_bytes):
     """Submits the shards not already in shard_dir, collects results.fb bytes as shards
     complete (releasing each task's result on the cluster as soon as it is here).
-    Returns ({shard index: bytes}, engine seconds of the shards run now)."""
+    Returns ({shard index: bytes, or None when not keep_bytes}, totals of the shards)."""
     from distributed import as_completed
 
-    from ._symshape import read_results
+    from ._symshape import read_results, results_summary
 
     results, futures = {}, {}
+    totals = {"graphs": 0, "nodes": 0, "examples": 0, "failed": 0, "engine_seconds": 0.0}
+
+    def add(index, data, s):
+        results[index] = data if keep_bytes else None
+        for k in ("graphs", "nodes", "examples", "failed"):
+            totals[k] += s[k]
+
     if shard_dir:
         os.makedirs(shard_dir, exist_ok=True)
     for shard in shards:
         key = shard.key(options)
         kept = shard_dir and os.path.join(shard_dir, f"{key}.results.fb")
         if kept and os.path.exists(kept):
-            results[shard.index] = read_results(kept)
+            data = read_results(kept)
+            s = results_summary(data)
+            add(shard.index, data, dict(s, failed=s["graphs"] - s["status"].get("ok", 0)))
             continue
         if ship:
             # The bytes travel inside the task, through the scheduler, on purpose: Dask's
@@ -259,11 +269,9 @@ def _run_shards(client, shards, options, progress, ship, shard_dir, retries):
         futures[key] = (fut, shard)
 
     report = progress if callable(progress) else (_ProgressBar(len(shards)) if progress else None)
-    graphs_done, engine_seconds = 0, 0.0
     if report and results:
-        report(len(results), len(shards), graphs_done)
-    pending = as_completed([f for f, _ in futures.values()])
-    for fut in pending:
+        report(len(results), len(shards), totals["graphs"])
+    for fut in as_completed([f for f, _ in futures.values()]):
         _, shard = futures.pop(fut.key)
         try:
             data, s = fut.result()
@@ -272,14 +280,13 @@ def _run_shards(client, shards, options, progress, ship, shard_dir, retries):
                 f.cancel()
             raise RuntimeError(f"shard {shard.index} ({', '.join(shard.files)}) failed: {e!r}") from e
         fut.release()
-        results[shard.index] = data
         if shard_dir:
             _write_atomically(os.path.join(shard_dir, f"{fut.key}.results.fb"), data)
-        graphs_done += s["graphs"]
-        engine_seconds += s["seconds"]
+        add(shard.index, data, s)
+        totals["engine_seconds"] += s["seconds"]
         if report:
-            report(len(results), len(shards), graphs_done)
-    return results, engine_seconds
+            report(len(results), len(shards), totals["graphs"])
+    return results, totals
 
 
 def _read_bytes(path):
@@ -303,16 +310,17 @@ def main(argv=None):
     ap.add_argument("--no-timing", action="store_true", help="zero per-graph timings (byte-comparable results)")
     ap.add_argument("--ship", action="store_true", help="send file bytes with the tasks (no shared filesystem)")
     ap.add_argument("--shard-dir", help="keep per-shard results here; reused by a rerun with the same inputs")
+    ap.add_argument("--no-merge", action="store_true", help="results only as the --shard-dir files (huge corpora)")
     args = ap.parse_args(argv)
     try:
         result = run_corpus(args.paths, client=args.scheduler, shard_size=args.shard_size, out=args.out,
                             examples_dir=args.examples_dir, threads=args.threads, no_timing=args.no_timing,
                             progress=sys.stderr.isatty(), ship=args.ship, shard_dir=args.shard_dir,
-                            n_workers=args.workers)
+                            merge=not args.no_merge, n_workers=args.workers)
     except (OSError, ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    for status, n in sorted(result.summary["status"].items()):
+    for status, n in sorted(result.summary.get("status", {}).items()):
         if status != "ok":
             print(f"error: {n} graph(s) with status {status} (see the results file)", file=sys.stderr)
     print(result.line)

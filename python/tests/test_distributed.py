@@ -136,7 +136,19 @@ def test_shipped_bytes_and_kept_shards(corpus, client, tmp_path):
     again = symdist.run_corpus([corpus["visible"]], client=client, shard_size=6, no_timing=True,
                                progress=lambda *a: calls.append(a), shard_dir=kept)
     assert first.data == again.data == ref.read_bytes()
-    assert calls == [(5, 5, 0)] and again.summary["engine_seconds"] == 0
+    assert calls == [(5, 5, 25)] and again.summary["engine_seconds"] == 0
+    # merge=False: the shard files are the result; `symshape merge` joins them
+    apart = tmp_path / "apart"
+    r = symdist.run_corpus([corpus["visible"]], client=client, shard_size=6, no_timing=True, progress=False,
+                           shard_dir=apart, merge=False)
+    assert r.data is None and r.summary["graphs"] == 25 and r.summary["failed"] == 0
+    assert r.summary["examples"] == symshape._symshape.results_summary(ref.read_bytes())["examples"]
+    joined = tmp_path / "joined.results.fb"
+    subprocess.run([cli, "merge", *sorted(str(p) for p in apart.iterdir()), "-o", str(joined)], check=True,
+                   capture_output=True)
+    assert joined.read_bytes() == ref.read_bytes()
+    with pytest.raises(ValueError, match="shard_dir"):
+        symdist.run_corpus([corpus["visible"]], client=client, merge=False)
 
 
 def test_merge_rejects_overlapping_shards(corpus):
