@@ -7,15 +7,17 @@ usage: PYTHONPATH=build/python /usr/bin/python3 bench/distributed/corpus_shards.
            ../shared/corpus/visible --symshape build/engine/cli/symshape [--copies 88] [--examples 1000]
 
 Corpus: the folder packed once (`symshape pack`) and replicated --copies times under
-distinct file names (one corpus.fb per shard). Wall clock of each run, median of --repeat,
-cluster start-up excluded (a cluster is started once per worker count and reused). Prints
-one line per configuration:
-  <config>: graphs=G seconds=T graphs_per_s=R nodes_per_s=N
-then Dask's per-task overhead (no-op tasks) and, with --examples, an examples run
-(each graph streams --examples NDJSON examples: its own examples cycled):
-  examples: graphs=G examples=E seconds=T examples_per_s=R result_bytes_per_graph=B
+distinct file names (one corpus.fb per shard). With --examples, also the folder's graphs
+each streaming --examples NDJSON examples (its own examples cycled) through
+--examples-dir. Wall clock of each run (the CLI's includes process start and loading),
+median of --repeat rounds, each round running every configuration once; cluster start-up
+excluded (a cluster per worker count, started once). One line per configuration:
+  <config>: graphs=G examples=E seconds=T graphs_per_s=R nodes_per_s=N examples_per_s=X result_bytes_per_graph=B
+then Dask's per-task overhead (--tasks no-op tasks submitted at once and gathered):
+  dask no-op tasks workers=W: tasks=N us_per_task=U tasks_per_s=R
 """
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -100,45 +102,54 @@ def main():
             shutil.copy(first, os.path.join(packed, f"c{i:04d}.corpus.fb"))
         paths = [packed]
 
-        for threads in (1, 2):
-            t, (line, ref) = timed(lambda: cli_run(args.symshape, paths, threads), args.repeat)
-            s = _symshape.results_summary(ref)
-            print(f"symshape corpus --threads {threads}: graphs={s['graphs']} seconds={t:.3f} "
-                  f"graphs_per_s={s['graphs'] / t:.0f} nodes_per_s={s['nodes'] / t:.0f}  [{line}]", flush=True)
-
         examples_dir = make_examples_dir(args.symshape, args.corpus, root, args.examples) if args.examples else None
-        if examples_dir:
-            for threads in (1, 2):
-                t, (line, data) = timed(lambda: cli_run(args.symshape, [args.corpus], threads,
-                                                        ("--examples-dir", examples_dir)), args.repeat)
-                s = _symshape.results_summary(data)
-                print(f"examples symshape corpus --threads {threads}: graphs={s['graphs']} examples={s['examples']} "
-                      f"seconds={t:.3f} examples_per_s={s['examples'] / t:.0f} "
-                      f"result_bytes_per_graph={len(data) / s['graphs']:.0f}", flush=True)
-        for workers in (1, 2):
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                          dashboard_address="127.0.0.1:0", worker_dashboard_address=None) as cluster, \
-                    distributed.Client(cluster) as client:
-                client.run(lambda: __import__("symshape._symshape"))  # import cost out of the timing
-                t, r = timed(lambda: symdist.run_corpus(paths, client=client, no_timing=True, progress=False),
-                             args.repeat)
-                assert r.data == ref, "distributed result differs from symshape corpus"
-                s = r.summary
-                print(f"distributed workers={workers}: graphs={s['graphs']} seconds={t:.3f} "
-                      f"graphs_per_s={s['graphs'] / t:.0f} nodes_per_s={s['nodes'] / t:.0f} shards={s['shards']} "
-                      f"engine_seconds={s['engine_seconds']:.3f} result_bytes={len(r.data)}", flush=True)
-                per_task = task_overhead(client, args.tasks)
-                print(f"dask no-op tasks workers={workers}: tasks={args.tasks} us_per_task={per_task * 1e6:.0f} "
-                      f"tasks_per_s={1 / per_task:.0f}", flush=True)
-                if examples_dir:
-                    t, r = timed(lambda: symdist.run_corpus([args.corpus], client=client, shard_size=5,
+        with contextlib.ExitStack() as stack:
+            clients = {}
+            for workers in (1, 2):
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0", worker_dashboard_address=None))
+                clients[workers] = stack.enter_context(distributed.Client(cluster))
+                clients[workers].run(lambda: __import__("symshape._symshape"))  # import cost out of the timing
+
+            # Every configuration once per round, rounds repeated: the machine is shared, so
+            # interleaving keeps a change of load from favouring one configuration.
+            configs = [(f"symshape corpus --threads {t}", lambda t=t: cli_run(args.symshape, paths, t))
+                       for t in (1, 2)]
+            configs += [(f"distributed workers={w}",
+                         lambda w=w: symdist.run_corpus(paths, client=clients[w], no_timing=True, progress=False))
+                        for w in (1, 2)]
+            if examples_dir:
+                ex = ("--examples-dir", examples_dir)
+                configs += [(f"examples symshape corpus --threads {t}",
+                             lambda t=t: cli_run(args.symshape, [args.corpus], t, ex)) for t in (1, 2)]
+                configs += [(f"examples distributed workers={w}",
+                             lambda w=w: symdist.run_corpus([args.corpus], client=clients[w], shard_size=5,
                                                             examples_dir=examples_dir, no_timing=True,
-                                                            progress=False), args.repeat)
-                    s = r.summary
-                    print(f"examples workers={workers}: graphs={s['graphs']} examples={s['examples']} "
-                          f"seconds={t:.3f} examples_per_s={s['examples'] / t:.0f} "
-                          f"result_bytes_per_graph={len(r.data) / s['graphs']:.0f} "
-                          f"engine_seconds={s['engine_seconds']:.3f}", flush=True)
+                                                            progress=False)) for w in (1, 2)]
+            times, values = {name: [] for name, _ in configs}, {}
+            for _ in range(args.repeat):
+                for name, fn in configs:
+                    t0 = time.perf_counter()
+                    values[name] = fn()
+                    times[name].append(time.perf_counter() - t0)
+            ref = values["symshape corpus --threads 1"][1]
+            for name, _ in configs:
+                t, v = statistics.median(times[name]), values[name]
+                data = v[1] if isinstance(v, tuple) else v.data
+                if name.startswith("distributed"):
+                    assert data == ref, "distributed result differs from symshape corpus"
+                s = _symshape.results_summary(data)
+                extra = f" engine_seconds={v.summary['engine_seconds']:.3f} shards={v.summary['shards']}" \
+                    if not isinstance(v, tuple) else f"  [{v[0]}]"
+                print(f"{name}: graphs={s['graphs']} examples={s['examples']} seconds={t:.3f} "
+                      f"graphs_per_s={s['graphs'] / t:.0f} nodes_per_s={s['nodes'] / t:.0f} "
+                      f"examples_per_s={s['examples'] / t:.0f} result_bytes_per_graph={len(data) / s['graphs']:.0f}"
+                      f"{extra}", flush=True)
+            for w, client in clients.items():
+                per_task = task_overhead(client, args.tasks)
+                print(f"dask no-op tasks workers={w}: tasks={args.tasks} us_per_task={per_task * 1e6:.0f} "
+                      f"tasks_per_s={1 / per_task:.0f}", flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0
