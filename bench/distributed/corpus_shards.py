@@ -140,7 +140,8 @@ def main():
                 if name.startswith("distributed"):
                     assert data == ref, "distributed result differs from symshape corpus"
                 s = _symshape.results_summary(data)
-                extra = f" engine_seconds={v.summary['engine_seconds']:.3f} shards={v.summary['shards']}" \
+                extra = f" engine_seconds={v.summary['engine_seconds']:.3f} " \
+                    f"load_seconds={v.summary['load_seconds']:.3f} shards={v.summary['shards']}" \
                     if not isinstance(v, tuple) else f"  [{v[0]}]"
                 print(f"{name}: graphs={s['graphs']} examples={s['examples']} seconds={t:.3f} "
                       f"graphs_per_s={s['graphs'] / t:.0f} nodes_per_s={s['nodes'] / t:.0f} "

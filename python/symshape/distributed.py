@@ -91,7 +91,7 @@ def plan_shards(paths, shard_size=64):
 def run_shard(files, threads=1, examples_dir="", no_timing=False):
     """Task body: one shard through the corpus engine on this worker. Pure: the same files
     and options give the same bytes (timings aside, zeroed with no_timing). Returns
-    (results.fb bytes, {graphs, nodes, examples, failed, seconds})."""
+    (results.fb bytes, {graphs, nodes, examples, failed, seconds, load_seconds})."""
     from ._symshape import run_shard as _run
     return _run(list(files), threads=threads, examples_dir=examples_dir or "", no_timing=no_timing)
 
@@ -130,7 +130,8 @@ class DistributedResult:
         s = self.summary
         return (f"distributed: graphs={s['graphs']} nodes={s['nodes']} failed={s['failed']} "
                 f"shards={s['shards']} workers={s['workers']} seconds={s['seconds']:.3f} "
-                f"graphs_per_s={s['graphs_per_s']:.0f} engine_seconds={s['engine_seconds']:.3f}")
+                f"graphs_per_s={s['graphs_per_s']:.0f} engine_seconds={s['engine_seconds']:.3f} "
+                f"load_seconds={s['load_seconds']:.3f}")
 
 
 class _ProgressBar:
@@ -239,7 +240,7 @@ def _run_shards(client, shards, options, progress, ship, shard_dir, retries, kee
     from ._symshape import read_results, results_summary
 
     results, futures = {}, {}
-    totals = {"graphs": 0, "nodes": 0, "examples": 0, "failed": 0, "engine_seconds": 0.0}
+    totals = {"graphs": 0, "nodes": 0, "examples": 0, "failed": 0, "engine_seconds": 0.0, "load_seconds": 0.0}
 
     def add(index, data, s):
         results[index] = data if keep_bytes else None
@@ -284,6 +285,7 @@ def _run_shards(client, shards, options, progress, ship, shard_dir, retries, kee
             _write_atomically(os.path.join(shard_dir, f"{fut.key}.results.fb"), data)
         add(shard.index, data, s)
         totals["engine_seconds"] += s["seconds"]
+        totals["load_seconds"] += s["load_seconds"]
         if report:
             report(len(results), len(shards), totals["graphs"])
     return results, totals
