@@ -3,11 +3,9 @@
 // over all of them, and results written atomically. The GIL is released while the
 // engine loads, runs, merges and writes, so a Dask worker's other threads keep going.
 //
-// One process-wide OpTable serves every shard a process runs: the rules' KeyId caches
-// remember the table by address, so a per-shard table freed and reallocated at the same
-// address would hand a later shard stale op keys (docs/corpus.md). Each call resolves its
-// own RuleTable against it after loading (cheap; only new ops are resolved), so shards
-// may also run concurrently on several threads of one worker.
+// Every shard a process runs interns into the process-wide OpTable (engine_handle.h).
+// Each call resolves its own RuleTable against it after loading (cheap; only new ops are
+// resolved), so shards may also run concurrently on several threads of one worker.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -25,11 +23,6 @@ namespace pyb = pybind11;
 
 namespace symshape::py {
 namespace {
-
-OpTable& process_ops() {
-  static OpTable* ops = new OpTable();  // never destroyed: rule caches hold its ids
-  return *ops;
-}
 
 std::string diagnostics_text(const Diagnostics& diags) {
   std::string out;

@@ -1,5 +1,5 @@
 #pragma once
-// What the Python objects hold: a loaded graph with its op and rule tables (GraphHandle),
+// What the Python objects hold: a loaded graph with its rule table (GraphHandle),
 // and one propagation of it over its own ShapeEnv (PropagationHandle). Both are shared
 // by the Python wrappers, so a Propagation keeps its graph alive and a compiled guard
 // program keeps its propagation alive.
@@ -16,8 +16,14 @@
 
 namespace symshape::py {
 
+// The OpTable every graph and corpus shard of this process interns into, never freed:
+// the op rules' key caches remember a table by address, so a graph's own table, freed and
+// reallocated at the same address for the next graph, would hand that graph stale keys
+// (a div's rounding_mode read as another kwarg). Thread-safe (ConcurrentInterner).
+OpTable& process_ops();
+
 struct GraphHandle {
-  OpTable ops;
+  OpTable& ops = process_ops();
   RuleTable rules;
   Graph graph;
   std::string source;  // file name or "<bytes>", for messages

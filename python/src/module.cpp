@@ -48,6 +48,11 @@ PyObject* new_class(pyb::module_& m, const char* name, PyObject* base, const cha
 
 }  // namespace
 
+OpTable& process_ops() {
+  static OpTable* ops = new OpTable();  // never destroyed: rule caches hold its ids
+  return *ops;
+}
+
 void raise_engine_error(ErrorKind kind, const std::string& message) {
   PyErr_SetString(class_of(kind), message.c_str());
   throw pyb::error_already_set();
