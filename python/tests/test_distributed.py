@@ -68,6 +68,7 @@ def _local_cluster():
 @pytest.fixture(scope="module")
 def client():
     with _local_cluster() as cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(2)
         yield c
 
 
@@ -105,17 +106,19 @@ def test_worker_killed_mid_run_loses_no_shard(corpus, tmp_path):
     def kill_a_busy_worker(done, total, graphs):
         if killed or done == total:
             return
-        busy = [w for w, keys in c.processing().items() if keys]
+        processing = c.processing()
+        busy = [w for w, keys in processing.items() if keys]
         if not busy:
             return
         pid = c.run(os.getpid, workers=[busy[0]])[busy[0]]
         os.kill(pid, signal.SIGKILL)
-        killed.update(worker=busy[0], pid=pid, done=done, total=total)
+        killed.update(worker=busy[0], pid=pid, done=done, total=total, running=processing[busy[0]])
 
     with _local_cluster() as cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(2)
         result = symdist.run_corpus(corpus["inputs"], client=c, shard_size=4, no_timing=True,
                                     examples_dir=corpus["examples"], progress=kill_a_busy_worker)
-    assert killed and killed["done"] < killed["total"]
+    assert killed and killed["done"] < killed["total"] and killed["running"]
     assert result.data == corpus["ref"]
 
 
