@@ -207,6 +207,7 @@ def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None
             closers.append(cluster)
             client = Client(cluster)
             closers.append(client)
+            client.wait_for_workers(len(cluster.workers))
         elif isinstance(client, str):
             from distributed import Client
             client = Client(client)
