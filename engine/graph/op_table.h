@@ -4,6 +4,8 @@
 // KeyIds. Both are dense, so a propagation rule table is a std::vector indexed by OpId,
 // and an op rule resolves the KeyIds it reads once at startup with find_key().
 // Thread-safe: loaders of different graphs may intern concurrently.
+#include <atomic>
+#include <cstdint>
 #include <string_view>
 
 #include "graph/concurrent_interner.h"
@@ -13,6 +15,15 @@ namespace symshape {
 
 class OpTable {
  public:
+  OpTable() = default;
+  OpTable(const OpTable&) = delete;
+  OpTable& operator=(const OpTable&) = delete;
+
+  // Unique per table in this process (never reused, unlike an address): rules that cache a
+  // KeyId per table compare this, so a table freed and reallocated at the same address is
+  // never mistaken for the one it replaces.
+  uint64_t serial() const { return serial_; }
+
   OpId intern_op(std::string_view target) { return OpId(ops_.intern(target)); }
   OpId find_op(std::string_view target) const { return OpId(ops_.find(target)); }
   std::string_view op_name(OpId id) const { return ops_.name(id.index()); }
@@ -24,6 +35,12 @@ class OpTable {
   uint32_t num_keys() const { return keys_.size(); }
 
  private:
+  static uint64_t next_serial() {
+    static std::atomic<uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
+
+  uint64_t serial_ = next_serial();
   ConcurrentInterner ops_;
   ConcurrentInterner keys_;
 };

@@ -28,7 +28,10 @@ using PropPtr = std::shared_ptr<PropagationHandle>;
 
 [[noreturn]] void raise_diagnostics(const Diagnostics& diags, const std::string& source) {
   std::string msg;
-  for (const Diagnostic& d : diags.items) msg += (msg.empty() ? "" : "\n") + d.format();
+  for (const Diagnostic& d : diags.items) {  // push_back/append: GCC 12's LTO flags `+` (-Wstringop-overflow)
+    if (!msg.empty()) msg.push_back('\n');
+    msg.append(d.format());
+  }
   raise_engine_error(ErrorKind::BadInput, msg.empty() ? source + ": failed to load" : msg);
 }
 

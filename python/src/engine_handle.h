@@ -1,5 +1,5 @@
 #pragma once
-// What the Python objects hold: a loaded graph with its op and rule tables (GraphHandle),
+// What the Python objects hold: a loaded graph with its rule table (GraphHandle),
 // and one propagation of it over its own ShapeEnv (PropagationHandle). Both are shared
 // by the Python wrappers, so a Propagation keeps its graph alive and a compiled guard
 // program keeps its propagation alive.
@@ -17,6 +17,11 @@
 #include "spec/dynamic_shapes.h"
 
 namespace symshape::py {
+
+// The OpTable the corpus shards of this process intern into (corpus_shard.cpp). Graphs
+// loaded one by one own theirs: op rules key their caches by OpTable::serial(), so a table
+// reallocated at a freed one's address is not mistaken for it.
+OpTable& process_ops();
 
 struct GraphHandle {
   OpTable ops;

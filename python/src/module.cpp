@@ -1,6 +1,6 @@
 // The `_symshape` extension: the engine's exception hierarchy and the bindings
-// (bind_graph.cpp). The pure-Python parts (exporter, verify, corpus runs) are in
-// python/symshape/.
+// (bind_graph.cpp; corpus shards for symshape.distributed: corpus_shard.cpp). The
+// pure-Python parts (exporter, verify, corpus runs) are in python/symshape/.
 #include <pybind11/pybind11.h>
 
 #include "engine_handle.h"
@@ -10,6 +10,7 @@ namespace pyb = pybind11;
 namespace symshape::py {
 
 void bind_graph(pyb::module_& m);
+void bind_corpus_shard(pyb::module_& m);
 
 namespace {
 
@@ -47,6 +48,11 @@ PyObject* new_class(pyb::module_& m, const char* name, PyObject* base, const cha
 
 }  // namespace
 
+OpTable& process_ops() {
+  static OpTable* ops = new OpTable();  // never destroyed: shards of every call share it
+  return *ops;
+}
+
 void raise_engine_error(ErrorKind kind, const std::string& message) {
   PyErr_SetString(class_of(kind), message.c_str());
   throw pyb::error_already_set();
@@ -70,4 +76,5 @@ PYBIND11_MODULE(_symshape, m) {
     }
   });
   bind_graph(m);
+  bind_corpus_shard(m);
 }

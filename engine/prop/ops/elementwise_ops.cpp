@@ -68,11 +68,11 @@ DType dtype_or(PropContext& ctx, ArgId a, DType dflt) { return ctx.opt_dtype(a).
 ArgId rounding_mode_kwarg(PropContext& ctx) {
   // most nodes carry no kwargs: nothing to resolve for them
   if (ctx.graph.node_kwargs(ctx.node()).empty()) return {};
-  thread_local const OpTable* table = nullptr;
+  thread_local uint64_t table = 0;  // OpTable::serial(); an address could be reused
   thread_local KeyId key;
-  if (table != &ctx.graph.ops() || !key.valid()) {
-    table = &ctx.graph.ops();
-    key = table->find_key("rounding_mode");
+  if (table != ctx.graph.ops().serial() || !key.valid()) {
+    table = ctx.graph.ops().serial();
+    key = ctx.graph.ops().find_key("rounding_mode");
   }
   return key.valid() ? ctx.graph.kwarg(ctx.node(), key) : ArgId();
 }

@@ -213,11 +213,11 @@ void index_fill_(PropContext& ctx) {
 // KeyId is resolved once per OpTable, and only for nodes that carry kwargs.
 bool out_int32(PropContext& ctx) {
   if (ctx.graph.node_kwargs(ctx.node()).empty()) return false;
-  thread_local const OpTable* table = nullptr;
+  thread_local uint64_t table = 0;  // OpTable::serial(); an address could be reused
   thread_local KeyId key;
-  if (table != &ctx.graph.ops()) {
-    table = &ctx.graph.ops();
-    key = table->find_key("out_int32");
+  if (table != ctx.graph.ops().serial() || !key.valid()) {
+    table = ctx.graph.ops().serial();
+    key = ctx.graph.ops().find_key("out_int32");
   }
   return key.valid() && ctx.bool_const(ctx.graph.kwarg(ctx.node(), key));
 }
