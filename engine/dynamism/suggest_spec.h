@@ -12,8 +12,9 @@
 //   - verified: the last check reports nothing, every example lies inside the spec (static
 //     dims, shared and derived dims, ranges) and every example propagates under it (the
 //     export-policy example stream, batch/stream.h, rejects none).
-// A relation that apply_spec refuses (derived dims are not supported by every build of the
-// propagation) falls back to separate Dims, and the suggestion says so.
+// A relation is first written as a derived dim; if apply_spec refuses it (a propagation
+// without derived dims) the relation falls back to separate Dims, and if the check then
+// relates them, to Dim.DYNAMIC; DimRelation::in_spec / note say which happened.
 #include <cstdint>
 #include <optional>
 #include <string>
