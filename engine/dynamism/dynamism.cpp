@@ -78,51 +78,87 @@ void append_key(std::string& path, const ExampleSet& set, const ValueNode& n) {
   }
 }
 
-// Walks example `e` in pre-order with the path of the current node.
-void track_example(const ExampleSet& set, uint32_t e, DynamismTable& t) {
-  const size_t root = set.roots[e];
-  struct Open {
-    uint32_t left;      // children still to visit
-    size_t path_len;    // length of the parent's path
+// Key paths as a table of prefixes: (parent prefix, key) -> prefix. Walking an example is
+// one integer-keyed lookup per node; a path's text is built once, when first seen.
+class Prefixes {
+ public:
+  Prefixes() : text_{"L"}, path_(1, -1) {}
+
+  uint32_t child(uint32_t parent, const ExampleSet& set, const ValueNode& n) {
+    // Int and Index keys both print as [k]: one path, as the printed result has one entry.
+    const uint8_t kind = n.key_kind == KeyKind::Index ? uint8_t(KeyKind::Int) : uint8_t(n.key_kind);
+    const Key k{parent, kind, n.key};
+    auto [it, added] = ids_.try_emplace(k, uint32_t(text_.size()));
+    if (added) {
+      std::string t = text_[parent];
+      append_key(t, set, n);
+      text_.push_back(std::move(t));
+      path_.push_back(-1);
+    }
+    return it->second;
+  }
+  // The tracked path of prefix `id` (created on first use).
+  uint32_t path(uint32_t id, std::string_view arg, bool tensor, DynamismTable& t) {
+    if (path_[id] < 0) path_[id] = int64_t(t.path_id(text_[id], arg, tensor));
+    return uint32_t(path_[id]);
+  }
+
+ private:
+  struct Key {
+    uint32_t parent;
+    uint8_t kind;
+    int64_t key;
+    bool operator==(const Key&) const = default;
   };
-  std::vector<Open> stack;
-  std::string path = "L";
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = (uint64_t(k.parent) << 8 | k.kind) * 0x9E3779B97F4A7C15ull;
+      return size_t(h ^ (uint64_t(k.key) + 0x7F4A7C15ull + (h << 6) + (h >> 2)));
+    }
+  };
+  std::vector<std::string> text_;
+  std::vector<int64_t> path_;
+  std::unordered_map<Key, uint32_t, KeyHash> ids_;
+};
+
+struct Open {
+  uint32_t left;    // children still to visit
+  uint32_t prefix;  // the container's own prefix
+};
+
+// Walks example `e` in pre-order with the prefix of the current node (`stack`: reused).
+void track_example(const ExampleSet& set, uint32_t e, Prefixes& prefixes, std::vector<Open>& stack, DynamismTable& t) {
+  const size_t root = set.roots[e];
+  stack.clear();
   std::string_view arg;
-  stack.push_back({set.nodes[root].children, path.size()});
+  stack.push_back({set.nodes[root].children, 0});
   size_t i = root + 1;
   while (!stack.empty()) {
     if (stack.back().left == 0) {
-      path.resize(stack.back().path_len);
       stack.pop_back();
       continue;
     }
     --stack.back().left;
     const ValueNode& n = set.nodes[i++];
-    const size_t parent_len = path.size();
     if (stack.size() == 1) arg = set.name(n.key);  // top-level keys are names
-    append_key(path, set, n);
+    const uint32_t prefix = prefixes.child(stack.back().prefix, set, n);
     switch (n.kind) {
       case ValueKind::Dict:
       case ValueKind::List:
-      case ValueKind::Object:
-        stack.push_back({n.children, parent_len});
-        continue;  // the path stays extended for the children
-      case ValueKind::Module:
-        i = set.subtree_end(i - 1);  // an opaque leaf
-        break;
+      case ValueKind::Object: stack.push_back({n.children, prefix}); break;
+      case ValueKind::Module: i = set.subtree_end(i - 1); break;  // an opaque leaf
       case ValueKind::Tensor: {
-        const uint32_t p = t.path_id(path, arg, true);
+        const uint32_t p = prefixes.path(prefix, arg, true, t);
         const auto sz = set.tensor_sizes(n);
         for (uint32_t d = 0; d < sz.size(); ++d) t.observe(p, d, e, Scalar{sz[d], 0.0, false});
         break;
       }
       case ValueKind::Int:
-      case ValueKind::Bool: t.observe(t.path_id(path, arg, false), 0, e, Scalar{n.payload, 0.0, false}); break;
-      case ValueKind::Float: t.observe(t.path_id(path, arg, false), 0, e, Scalar{0, n.number, true}); break;
+      case ValueKind::Bool: t.observe(prefixes.path(prefix, arg, false, t), 0, e, Scalar{n.payload, 0.0, false}); break;
+      case ValueKind::Float: t.observe(prefixes.path(prefix, arg, false, t), 0, e, Scalar{0, n.number, true}); break;
       case ValueKind::Str:
       case ValueKind::None: break;
     }
-    path.resize(parent_len);
   }
 }
 
@@ -136,9 +172,13 @@ DynamismTable track_dynamism(const ExampleSet& set) {
   if (has_self_module) {
     ExampleSet converted = set;
     replace_self_modules(converted);
-    for (uint32_t e = 0; e < converted.num_examples(); ++e) track_example(converted, e, t);
+    Prefixes prefixes;
+    std::vector<Open> stack;
+    for (uint32_t e = 0; e < converted.num_examples(); ++e) track_example(converted, e, prefixes, stack, t);
   } else {
-    for (uint32_t e = 0; e < set.num_examples(); ++e) track_example(set, e, t);
+    Prefixes prefixes;
+    std::vector<Open> stack;
+    for (uint32_t e = 0; e < set.num_examples(); ++e) track_example(set, e, prefixes, stack, t);
   }
   return t;
 }
