@@ -14,6 +14,31 @@ struct BadValue {
   std::string where, why;
 };
 
+// Where a value is: a chain of frames on the C++ stack, turned into text (`b[0]['k']`,
+// `x.module.parameters['w']`) only when a value is bad, so reading allocates nothing for it.
+struct Where {
+  enum Kind : uint8_t { Name, Key, Index, Attr, Raw };
+  const Where* parent = nullptr;
+  Kind kind = Name;
+  std::string_view text;  // Name / Key / Attr: the name; Raw: literal text (".dict")
+  size_t index = 0;
+  std::string str() const {
+    std::string out = parent ? parent->str() : std::string();
+    switch (kind) {
+      case Name: out += text; break;
+      case Key: out += '[' + py_repr(text) + ']'; break;
+      case Index: out += fmt::format("[{}]", index); break;
+      case Attr: out += '.' + std::string(text); break;
+      case Raw: out += text; break;
+    }
+    return out;
+  }
+  Where key(std::string_view k) const { return {this, Key, k, 0}; }
+  Where at(size_t i) const { return {this, Index, {}, i}; }
+  Where attr(std::string_view a) const { return {this, Attr, a, 0}; }
+  Where raw(std::string_view t) const { return {this, Raw, t, 0}; }
+};
+
 class LineReader {
  public:
   explicit LineReader(ExampleSet& out) : out_(out) {}
@@ -21,7 +46,7 @@ class LineReader {
   void top_level(simdjson::dom::object obj) {
     for (auto kv : obj) {
       out_.set_key_name(kv.key);
-      const std::string where(kv.key);
+      const Where where{nullptr, Where::Name, kv.key, 0};
       simdjson::dom::array arr;
       if (kv.value.get_array().get(arr) == simdjson::SUCCESS && all_ints(arr)) {
         tensor_sizes(arr, where);  // the eval form: {"x": [2, 3]}
@@ -38,12 +63,12 @@ class LineReader {
     return true;
   }
 
-  void tensor_sizes(simdjson::dom::array arr, const std::string& where) {
+  void tensor_sizes(simdjson::dom::array arr, const Where& where) {
     sizes_.clear();
     for (auto v : arr) {
       int64_t x = 0;
       if (v.get_int64().get(x) || x < 0)
-        throw BadValue{fmt::format("{}[{}]", where, sizes_.size()),
+        throw BadValue{where.at(sizes_.size()).str(),
                        "a tensor size must be a non-negative integer (a list of ints is {\"list\": [...]})"};
       sizes_.push_back(x);
     }
@@ -59,11 +84,11 @@ class LineReader {
     return {};
   }
 
-  void value(simdjson::dom::element v, const std::string& where, int depth) {
-    if (depth > kMaxValueDepth) throw BadValue{where, fmt::format("nested deeper than {} levels", kMaxValueDepth)};
+  void value(simdjson::dom::element v, const Where& where, int depth) {
+    if (depth > kMaxValueDepth) throw BadValue{where.str(), fmt::format("nested deeper than {} levels", kMaxValueDepth)};
     switch (v.type()) {
       case simdjson::dom::element_type::INT64: out_.integer(int64_t(v)); return;
-      case simdjson::dom::element_type::UINT64: throw BadValue{where, "integer outside int64"};
+      case simdjson::dom::element_type::UINT64: throw BadValue{where.str(), "integer outside int64"};
       case simdjson::dom::element_type::DOUBLE: out_.floating(double(v)); return;
       case simdjson::dom::element_type::BOOL: out_.boolean(bool(v)); return;
       case simdjson::dom::element_type::STRING: out_.string(std::string_view(v)); return;
@@ -74,31 +99,32 @@ class LineReader {
     const simdjson::dom::object obj(v);
     const std::string_view tag = tag_of(obj);
     const simdjson::dom::element body = (*obj.begin()).value;
-    const std::string inner = fmt::format("{}.{}", where, tag);
+    const std::string tag_text = fmt::format(".{}", tag);
+    const Where inner = where.raw(tag_text);
     if (tag.empty()) {
       out_.begin(ValueKind::Dict);
       for (auto kv : obj) {
         out_.set_key_name(kv.key);
-        value(kv.value, fmt::format("{}[{}]", where, py_repr(kv.key)), depth + 1);
+        value(kv.value, where.key(kv.key), depth + 1);
       }
       out_.end();
     } else if (tag == "tensor") {
       simdjson::dom::array arr;
-      if (body.get_array().get(arr) || !all_ints(arr)) throw BadValue{inner, "expected a list of integer sizes"};
+      if (body.get_array().get(arr) || !all_ints(arr)) throw BadValue{inner.str(), "expected a list of integer sizes"};
       tensor_sizes(arr, where);
     } else if (tag == "list") {
       simdjson::dom::array arr;
-      if (body.get_array().get(arr)) throw BadValue{inner, "expected a list"};
+      if (body.get_array().get(arr)) throw BadValue{inner.str(), "expected a list"};
       list(arr, where, depth);
     } else if (tag == "dict") {
       pairs(body, where, depth);
     } else if (tag == "attrs") {
       simdjson::dom::object attrs;
-      if (body.get_object().get(attrs)) throw BadValue{inner, "expected an object of attribute values"};
+      if (body.get_object().get(attrs)) throw BadValue{inner.str(), "expected an object of attribute values"};
       out_.begin(ValueKind::Object);
       for (auto kv : attrs) {
         out_.set_key_attr(kv.key);
-        value(kv.value, fmt::format("{}.{}", where, std::string_view(kv.key)), depth + 1);
+        value(kv.value, where.attr(kv.key), depth + 1);
       }
       out_.end();
     } else {
@@ -106,16 +132,16 @@ class LineReader {
     }
   }
 
-  void list(simdjson::dom::array arr, const std::string& where, int depth) {
+  void list(simdjson::dom::array arr, const Where& where, int depth) {
     out_.begin(ValueKind::List);
     size_t i = 0;
-    for (auto item : arr) value(item, fmt::format("{}[{}]", where, i++), depth + 1);
+    for (auto item : arr) value(item, where.at(i++), depth + 1);
     out_.end();
   }
 
   // {"dict": [[key, value], ...]}: keys are ints or strings, each at most once.
-  void pairs(simdjson::dom::element body, const std::string& where, int depth) {
-    const std::string inner = where + ".dict";
+  void pairs(simdjson::dom::element body, const Where& where, int depth) {
+    const std::string inner = where.str() + ".dict";
     simdjson::dom::array arr;
     if (body.get_array().get(arr)) throw BadValue{inner, "expected a list of [key, value] pairs"};
     out_.begin(ValueKind::Dict);
@@ -139,15 +165,15 @@ class LineReader {
       for (const std::string& s : seen)
         if (s == rendered) throw BadValue{fmt::format("{}[{}][0]", inner, i), fmt::format("duplicate key {}", rendered)};
       seen.push_back(rendered);
-      value(kv.at(1).value_unsafe(), where + rendered, depth + 1);
+      value(kv.at(1).value_unsafe(), where.raw(rendered), depth + 1);
       ++i;
     }
     out_.end();
   }
 
   // {"module": {"attributes": {...}, "parameters": {...}, "buffers": {...}, "modules": {...}}}
-  void module(simdjson::dom::element body, const std::string& where, int depth) {
-    const std::string inner = where + ".module";
+  void module(simdjson::dom::element body, const Where& where, int depth) {
+    const std::string inner = where.str() + ".module";
     simdjson::dom::object sections;
     if (body.get_object().get(sections)) throw BadValue{inner, "expected an object of module sections"};
     out_.begin(ValueKind::Module);
@@ -162,11 +188,12 @@ class LineReader {
       out_.begin(ValueKind::Dict);
       for (auto e : entries) {
         out_.set_key_name(e.key);
-        const std::string entry = fmt::format("{}[{}]", at, py_repr(e.key));
+        const std::string entry_text = fmt::format("{}[{}]", at, py_repr(e.key));
+        const Where entry{nullptr, Where::Raw, entry_text, 0};
         if (name == "modules") {
           simdjson::dom::object child;
           if (e.value.get_object().get(child) || tag_of(child) != "module")
-            throw BadValue{entry, "a child module must be {\"module\": {...}}"};
+            throw BadValue{entry_text, "a child module must be {\"module\": {...}}"};
           module((*child.begin()).value, entry, depth + 1);
         } else if (name == "attributes") {
           value(e.value, entry, depth + 1);
@@ -180,7 +207,7 @@ class LineReader {
           } else if (e.value.get_array().get(arr) == simdjson::SUCCESS && all_ints(arr)) {
             tensor_sizes(arr, entry);
           } else {
-            throw BadValue{entry, "a parameter or buffer must be a tensor ([sizes] or {\"tensor\": [sizes]}) or null"};
+            throw BadValue{entry_text, "a parameter or buffer must be a tensor ([sizes] or {\"tensor\": [sizes]}) or null"};
           }
         }
       }
