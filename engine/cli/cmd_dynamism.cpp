@@ -127,7 +127,7 @@ ExitCode run_dynamism(DynamismArgs a) {
     const std::string spec_text = s.spec.present ? spec::dump_spec_json(s.spec) : std::string();
     out["suggested_spec"] = spec_text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json::parse(spec_text);
     out["verified"] = s.verified;
-    out["checked_example"] = s.checked_example;
+    out[graph_examples ? "checked_example" : "checked_line"] = s.checked_example;
     out["check_rounds"] = s.rounds;
     out["dims"] = nlohmann::ordered_json::array();
     for (const dynamism::SuggestedDim& d : s.dims) {
