@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -44,6 +45,7 @@ class LineReader {
   explicit LineReader(ExampleSet& out) : out_(out) {}
 
   void top_level(simdjson::dom::object obj) {
+    reject_duplicate_keys(obj, nullptr);
     for (auto kv : obj) {
       out_.set_key_name(kv.key);
       const Where where{nullptr, Where::Name, kv.key, 0};
@@ -57,6 +59,18 @@ class LineReader {
   }
 
  private:
+  // JSON allows a key twice (json.loads keeps the last); an example must not: one value per key.
+  void reject_duplicate_keys(simdjson::dom::object obj, const Where* where) {
+    keys_.clear();
+    for (auto kv : obj) keys_.push_back(kv.key);
+    std::sort(keys_.begin(), keys_.end());
+    for (size_t i = 1; i < keys_.size(); ++i)
+      if (keys_[i] == keys_[i - 1]) {
+        const Where w = where ? where->key(keys_[i]) : Where{nullptr, Where::Name, keys_[i], 0};
+        throw BadValue{w.str(), "duplicate key"};
+      }
+  }
+
   static bool all_ints(simdjson::dom::array arr) {
     for (auto v : arr)
       if (!v.is_int64() && !v.is_uint64()) return false;
@@ -102,6 +116,7 @@ class LineReader {
     const std::string tag_text = fmt::format(".{}", tag);
     const Where inner = where.raw(tag_text);
     if (tag.empty()) {
+      reject_duplicate_keys(obj, &where);
       out_.begin(ValueKind::Dict);
       for (auto kv : obj) {
         out_.set_key_name(kv.key);
@@ -218,6 +233,7 @@ class LineReader {
 
   ExampleSet& out_;
   std::vector<int64_t> sizes_;
+  std::vector<std::string_view> keys_;
 };
 
 }  // namespace

@@ -221,12 +221,14 @@ TEST(Dynamism, MalformedLinesAreReportedTheRestIsUsed) {
       "{\"x\": {\"module\": {\"bogus\": {}}}}\n"                          // 7: unknown section
       "{\"x\": {\"dict\": [[0, 1], [0, 2]]}}\n"                           // 8: duplicate key
       "{\"x\": {\"dict\": [[1.5, 1]]}}\n"                                 // 9: float key
-      "{\"x\": [4]}\n";
+      "{\"x\": [4]}\n"
+      "{\"x\": [4], \"x\": [5]}\n"                                       // 11: duplicate key
+      "{\"x\": {\"a\": 1, \"a\": 2}}\n";                                 // 12: duplicate key
   const ExampleSet set = read(text, &problems);
   ASSERT_EQ(set.num_examples(), 2u);
   EXPECT_EQ(set.source[0], 1u);
   EXPECT_EQ(set.source[1], 10u);
-  ASSERT_EQ(problems.size(), 7u);
+  ASSERT_EQ(problems.size(), 9u);
   const std::vector<std::string> want = {
       "test.ndjson: line 2: invalid JSON",
       "test.ndjson: line 3: expected an object of named inputs",
@@ -235,6 +237,8 @@ TEST(Dynamism, MalformedLinesAreReportedTheRestIsUsed) {
       "test.ndjson: line 7: x.module.bogus: unknown module section",
       "test.ndjson: line 8: x.dict[1][0]: duplicate key [0]",
       "test.ndjson: line 9: x.dict[0][0]: a dict key must be an int or a string",
+      "test.ndjson: line 11: x: duplicate key",
+      "test.ndjson: line 12: x['a']: duplicate key",
   };
   for (size_t i = 0; i < want.size(); ++i)
     EXPECT_EQ(problems.items[i].format().substr(0, want[i].size()), want[i]) << problems.items[i].format();
