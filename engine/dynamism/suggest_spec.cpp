@@ -3,9 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
 #include <optional>
-#include <unordered_map>
 
 #include "batch/stream.h"
 #include "core/checked_math.h"
