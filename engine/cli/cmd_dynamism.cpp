@@ -24,7 +24,7 @@ namespace {
 
 struct DynamismArgs {
   std::string input, graph, examples, out, spec_out;
-  bool with_self = false, compact = false;
+  bool with_self = false, compact = false, no_derived = false;
 };
 
 bool is_examples_file(const std::string& path) {
@@ -123,6 +123,7 @@ ExitCode run_dynamism(DynamismArgs a) {
     rules.resolve(ops);
     dynamism::SuggestOptions opt;
     opt.graph_examples = graph_examples;
+    opt.derived_dims = !a.no_derived;
     const dynamism::SpecSuggestion s = dynamism::suggest_spec(graph, rules, columns, spec_ids, opt);
     const std::string spec_text = s.spec.present ? spec::dump_spec_json(s.spec) : std::string();
     out["suggested_spec"] = spec_text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json::parse(spec_text);
@@ -174,6 +175,7 @@ void register_dynamism(CLI::App& app) {
   cmd->add_option("--out", args->out, "write the JSON here (whole or not at all) instead of stdout");
   cmd->add_option("--spec-out", args->spec_out, "also write the suggested spec (DynamicShapesSpec JSON) here");
   cmd->add_flag("--compact", args->compact, "one-line JSON");
+  cmd->add_flag("--no-derived", args->no_derived, "report linear relations but write them as separate Dims");
   cmd->callback([args] { exit_code() = run_dynamism(*args); });
 }
 

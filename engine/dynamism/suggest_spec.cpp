@@ -295,7 +295,7 @@ class Suggester {
       for (DimRelation& rel : out_.relations)
         if (rel.dim == gr.name) {
           rel.in_spec = false;
-          rel.note = "apply_spec refused the derived dim (" + why + "); written as a Dim of its own";
+          rel.note = why + "; written as a Dim of its own";
         }
     }
   }
@@ -316,6 +316,7 @@ class Suggester {
   }
 
   void rounds() {
+    if (!opt_.derived_dims) drop_relations("derived dims turned off");
     for (uint32_t round = 0; round < opt_.max_rounds; ++round) {
       DynamicShapes s = build_spec();
       try {
@@ -328,7 +329,7 @@ class Suggester {
           last_.reset();
           return;
         }
-        drop_relations(e.what());
+        drop_relations(fmt::format("apply_spec refused the derived dim ({})", e.what()));
         continue;
       }
       spec::SpecCheckResult r = check(s);

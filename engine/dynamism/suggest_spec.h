@@ -33,6 +33,9 @@ struct SuggestOptions {
   // does (its candidate example order). Otherwise the check propagates the first given
   // example whose dynamic dims are all >= 2.
   bool graph_examples = true;
+  // false: relations are reported but written as separate Dims (for a torch.export without
+  // derived dims, or to see which Dims the graph itself relates).
+  bool derived_dims = true;
 };
 
 struct DimRelation {

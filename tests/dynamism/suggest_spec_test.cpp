@@ -43,7 +43,7 @@ struct Suggested {
   RuleTable rules;
   SpecSuggestion s;
   std::string spec;  // the suggested spec's JSON
-  Suggested(const std::string& graph_json, const std::string& ndjson) {
+  Suggested(const std::string& graph_json, const std::string& ndjson, bool derived_dims = true) {
     Diagnostics diags;
     JsonGraphLoader loader;
     EXPECT_TRUE(loader.load_buffer(graph_json, "test", ops, graph, diags));
@@ -56,6 +56,7 @@ struct Suggested {
     for (const Diagnostic& d : diags.items) ADD_FAILURE() << d.format();
     SuggestOptions opt;
     opt.graph_examples = false;
+    opt.derived_dims = derived_dims;
     s = suggest_spec(graph, rules, cols, ids, opt);
     spec = s.spec.present ? spec::dump_spec_json(s.spec) : "";
   }
@@ -108,21 +109,16 @@ TEST(SuggestSpec, IndependentDimsNoFalseRelation) {
   EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0", 3], "y": [3, "y_dim1"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": []}, "y_dim1": {"min": 2, "max": null, "derived": []}}})");
 }
 
-TEST(SuggestSpec, RelationTheGraphNeedsIsADerivedDimOrItsFallback) {
+TEST(SuggestSpec, RelationTheGraphNeedsIsADerivedDim) {
   // x = y + 1 on every example; the smaller-spread rule keeps input order for a = 1: x is the
-  // root, y = x - 1.
+  // root, y = x - 1, and y >= 2 at the check's guards raises x's min to 3.
   Suggested t(model({{"x", 1}, {"y", 1}}, kSliceAdd, {"a"}), "{\"x\": [5], \"y\": [4]}\n{\"x\": [9], \"y\": [8]}\n{\"x\": [17], \"y\": [16]}\n");
   const DimRelation* r = relation(t.s, "y_dim0");
   ASSERT_NE(r, nullptr) << t.explain();
   EXPECT_EQ(r->expr, "x_dim0 - 1");
+  EXPECT_TRUE(r->in_spec) << r->note;
   EXPECT_TRUE(t.s.verified) << t.explain();
-  if (r->in_spec) {  // a propagation that takes derived dims
-    EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["x_dim0 - 1"]}, "dims": {"x_dim0": {"min": 3, "max": null, "derived": ["x_dim0 - 1"]}}})");  // y_dim0 >= 2 needs x >= 3
-  } else {  // apply_spec refused it: separate Dims, which the check relates, so no range is left for y
-    EXPECT_NE(r->note.find("apply_spec refused the derived dim"), std::string::npos) << r->note;
-    EXPECT_EQ(t.spec.find("x_dim0 - 1"), std::string::npos) << t.spec;
-    EXPECT_NE(t.spec.find("_DimHint.DYNAMIC"), std::string::npos) << t.explain();
-  }
+  EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["x_dim0 - 1"]}, "dims": {"x_dim0": {"min": 3, "max": null, "derived": ["x_dim0 - 1"]}}})");
 }
 
 TEST(SuggestSpec, DoubledDimIsDerivedFromTheSmallerSpread) {
@@ -131,27 +127,40 @@ TEST(SuggestSpec, DoubledDimIsDerivedFromTheSmallerSpread) {
   const DimRelation* r = relation(t.s, "z_dim0");
   ASSERT_NE(r, nullptr) << t.explain();
   EXPECT_EQ(r->expr, "2*x_dim0");
+  EXPECT_TRUE(r->in_spec) << r->note;
   EXPECT_TRUE(t.s.verified) << t.explain();
-  if (r->in_spec) {
-    EXPECT_NE(t.spec.find("\"2*x_dim0\""), std::string::npos) << t.spec;
-  } else {
-    EXPECT_NE(r->note.find("apply_spec refused"), std::string::npos) << r->note;
-  }
+  EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"z": ["2*x_dim0"], "x": ["x_dim0"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": ["2*x_dim0"]}}})");
 }
 
-TEST(SuggestSpec, CoincidentalRelationFallsBackToSeparateDims) {
-  // y = x + 1 in every example, but the graph does not need it: if derived dims are refused,
-  // separate Dims check clean.
+TEST(SuggestSpec, CoincidentalRelationIsWrittenToo) {
+  // y = x + 1 in every example although the graph does not need it: the examples say so.
   Suggested t(model({{"x", 1}, {"y", 1}}, kTwoRelus, {"rx", "ry"}), "{\"x\": [3], \"y\": [4]}\n{\"x\": [6], \"y\": [7]}\n");
   const DimRelation* r = relation(t.s, "y_dim0");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->expr, "x_dim0 + 1");
+  EXPECT_TRUE(r->in_spec);
   EXPECT_TRUE(t.s.verified) << t.explain();
-  if (!r->in_spec) {
-    EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["y_dim0"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": []}, "y_dim0": {"min": 2, "max": null, "derived": []}}})");
-  } else {
-    EXPECT_NE(t.spec.find("\"x_dim0 + 1\""), std::string::npos) << t.spec;
-  }
+  EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["x_dim0 + 1"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": ["x_dim0 + 1"]}}})");
+}
+
+TEST(SuggestSpec, WithoutDerivedDimsARelationTheGraphNeedsFallsBackToAHint) {
+  // Separate Dims for x and y: the check relates them (x = y + 1), no range fixes that, so
+  // the Dim it names becomes Dim.DYNAMIC; the relation is reported, not in the spec.
+  Suggested t(model({{"x", 1}, {"y", 1}}, kSliceAdd, {"a"}), "{\"x\": [5], \"y\": [4]}\n{\"x\": [9], \"y\": [8]}\n", false);
+  const DimRelation* r = relation(t.s, "y_dim0");
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE(r->in_spec);
+  EXPECT_EQ(r->note, "derived dims turned off; written as a Dim of its own");
+  EXPECT_TRUE(t.s.verified) << t.explain();
+  EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["_DimHint.DYNAMIC"], "y": ["y_dim0"]}, "dims": {"y_dim0": {"min": 2, "max": null, "derived": []}}})");
+  ASSERT_EQ(t.s.dims.size(), 2u);
+  EXPECT_NE(t.s.dims[0].why.find("L['x'].size()[0] == 1 + L['y'].size()[0]"), std::string::npos) << t.s.dims[0].why;
+}
+
+TEST(SuggestSpec, WithoutDerivedDimsACoincidentalRelationIsTwoDims) {
+  Suggested t(model({{"x", 1}, {"y", 1}}, kTwoRelus, {"rx", "ry"}), "{\"x\": [3], \"y\": [4]}\n{\"x\": [6], \"y\": [7]}\n", false);
+  EXPECT_TRUE(t.s.verified) << t.explain();
+  EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["y_dim0"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": []}, "y_dim0": {"min": 2, "max": null, "derived": []}}})");
 }
 
 TEST(SuggestSpec, RangeNarrowedToTheGuards) {
