@@ -224,9 +224,14 @@ class Suggester {
     return -1;
   }
 
+  // The group a Dim name of the check's report means: a root's name, or a derived dim as the
+  // spec writes it (`x_dim0 - 1`).
   int32_t group_named(std::string_view name) const {
-    for (size_t i = 0; i < groups_.size(); ++i)
-      if (groups_[i].name == name) return int32_t(i);
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      const Group& gr = groups_[i];
+      if (gr.mode != Mode::Derived && gr.name == name) return int32_t(i);
+      if (gr.mode == Mode::Derived && spec::derived_name(groups_[gr.root].name, gr.fn) == name) return int32_t(i);
+    }
     return -1;
   }
 

@@ -163,6 +163,18 @@ TEST(SuggestSpec, WithoutDerivedDimsACoincidentalRelationIsTwoDims) {
   EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["y_dim0"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": []}, "y_dim0": {"min": 2, "max": null, "derived": []}}})");
 }
 
+TEST(SuggestSpec, DerivedDimNarrowedThroughItsRoot) {
+  // y = x + 1 in the examples; narrow(y, 0, 0, 5) needs y >= 5, so the root gets min 4.
+  const std::string body =
+      R"({"name": "rx", "op": "call_function", "target": "aten.relu.default", "args": [{"node": "x"}], "kwargs": {}},)"
+      R"({"name": "n", "op": "call_function", "target": "aten.narrow.default", "args": [{"node": "y"}, 0, 0, 5], "kwargs": {}},)";
+  Suggested t(model({{"x", 1}, {"y", 1}}, body, {"rx", "n"}), "{\"x\": [6], \"y\": [7]}\n{\"x\": [9], \"y\": [10]}\n");
+  EXPECT_TRUE(t.s.verified) << t.explain();
+  EXPECT_EQ(t.spec, R"({"dynamic_shapes": {"x": ["x_dim0"], "y": ["x_dim0 + 1"]}, "dims": {"x_dim0": {"min": 4, "max": null, "derived": ["x_dim0 + 1"]}}})");
+  ASSERT_EQ(t.s.dims.size(), 2u);
+  EXPECT_EQ(*t.s.dims[1].min, 5);  // the derived dim's own bound
+}
+
 TEST(SuggestSpec, RangeNarrowedToTheGuards) {
   // narrow(x, 0, 0, 3) guards x >= 3: the start range [2, oo] becomes [3, oo].
   Suggested t(model({{"x", 1}}, kNarrow3, {"n"}), "{\"x\": [5]}\n{\"x\": [9]}\n");
