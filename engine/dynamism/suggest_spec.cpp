@@ -50,8 +50,8 @@ struct Group {
   std::optional<int64_t> own_max;
 };
 
-std::string position_name(const Graph& g, uint32_t p, uint32_t d) {
-  return fmt::format("L['{}'].size()[{}]", g.node_name(g.placeholder_node(PlaceholderId(p))), d);
+std::string position_name(const std::vector<std::string>& inputs, uint32_t p, uint32_t d) {
+  return fmt::format("L['{}'].size()[{}]", inputs[p], d);
 }
 
 // fn(x), or nullopt when it overflows int64.
@@ -78,14 +78,21 @@ std::optional<LinearFn> linear_relation(const std::vector<int64_t>& a, const std
 
 class Suggester {
  public:
-  Suggester(Graph& g, const RuleTable& rules, const ExampleColumns& ex, const std::vector<uint64_t>& ids,
-            const SuggestOptions& opt, SpecSuggestion& out)
-      : g_(g), rules_(rules), ex_(ex), ids_(ids), opt_(opt), out_(out) {}
+  Suggester(Graph* g, const RuleTable* rules, std::vector<std::string> inputs, const ExampleColumns& ex,
+            const std::vector<uint64_t>& ids, const SuggestOptions& opt, SpecSuggestion& out)
+      : gp_(g), rules_(rules), inputs_(std::move(inputs)), ex_(ex), ids_(ids), opt_(opt), out_(out) {}
 
   void run() {
     find_groups();
     find_relations();
     initial_ranges();
+    if (!gp_) {  // the examples alone: nothing to check against
+      if (!opt_.derived_dims) drop_relations("derived dims turned off");
+      summarise();
+      out_.spec = build_spec();
+      out_.check_error = "no graph to check the spec against (give --graph GRAPH)";
+      return;
+    }
     rounds();
     verify();
   }
@@ -99,7 +106,7 @@ class Suggester {
     const size_t n = ex_.num_examples();
     std::vector<int64_t> col(n);
     for (uint32_t p = 0; p < ex_.num_placeholders(); ++p) {
-      const std::span<const SpecDim> own = g_.spec_dims(PlaceholderId(p));
+      const std::span<const SpecDim> own = gp_ ? gp_->spec_dims(PlaceholderId(p)) : std::span<const SpecDim>();
       for (uint32_t d = 0; d < ex_.rank(p); ++d) {
         const int64_t* c = ex_.column(p, d);
         col.assign(c, c + n);
@@ -114,10 +121,10 @@ class Suggester {
           it->ex_max = *std::max_element(col.begin(), col.end());
         }
         it->members.emplace_back(p, d);
-        if (!it->own_name && d < own.size() && own[d].sym.valid() && !g_.sym_name(own[d].sym).empty()) {
-          it->own_name = std::string(g_.sym_name(own[d].sym));
-          it->own_min = g_.sym_min(own[d].sym);
-          it->own_max = g_.sym_max(own[d].sym);
+        if (!it->own_name && d < own.size() && own[d].sym.valid() && !gp_->sym_name(own[d].sym).empty()) {
+          it->own_name = std::string(gp_->sym_name(own[d].sym));
+          it->own_min = gp_->sym_min(own[d].sym);
+          it->own_max = gp_->sym_max(own[d].sym);
         }
       }
     }
@@ -126,7 +133,7 @@ class Suggester {
     for (Group& gr : groups_) {
       const auto [p, d] = gr.members[0];
       std::string base = gr.own_name ? *gr.own_name
-                                     : fmt::format("{}_dim{}", g_.node_name(g_.placeholder_node(PlaceholderId(p))), d);
+                                     : fmt::format("{}_dim{}", inputs_[p], d);
       std::string name = base;
       for (int k = 2; std::find(taken.begin(), taken.end(), name) != taken.end(); ++k) name = fmt::format("{}_{}", base, k);
       if (gr.own_name && name != *gr.own_name) gr.own_name.reset();  // its name went to another group
@@ -191,7 +198,7 @@ class Suggester {
     spec::SpecBuilder b;
     b.begin_dict();
     for (uint32_t p = 0; p < ex_.num_placeholders(); ++p) {
-      const std::string_view name = g_.node_name(g_.placeholder_node(PlaceholderId(p)));
+      const std::string& name = inputs_[p];
       if (ex_.rank(p) == 0) {
         b.none(name);
         continue;
@@ -239,10 +246,10 @@ class Suggester {
   // dynamic dims are all >= 2 (a 0/1 size is specialised by the example, C.4).
   spec::SpecCheckResult check(const DynamicShapes& s) {
     ++out_.rounds;
-    if (opt_.graph_examples) return spec::check_spec(g_, rules_, &s);
+    if (opt_.graph_examples) return spec::check_spec(*gp_, *rules_, &s);
     auto dims_ge2 = [&](size_t e) {
       for (uint32_t p = 0; p < ex_.num_placeholders(); ++p) {
-        const std::span<const SpecDim> dims = g_.spec_dims(PlaceholderId(p));
+        const std::span<const SpecDim> dims = gp_->spec_dims(PlaceholderId(p));
         for (uint32_t d = 0; d < dims.size() && d < ex_.rank(p); ++d)
           if (dims[d].sym.valid() && ex_.column(p, d)[e] < 2) return false;
       }
@@ -258,7 +265,7 @@ class Suggester {
     for (size_t e : order) {
       ex_.sizes_of(e, sizes);
       std::vector<std::span<const int64_t>> spans(sizes.begin(), sizes.end());
-      spec::SpecCheckResult r = spec::check_spec_at(g_, rules_, &s, spans);
+      spec::SpecCheckResult r = spec::check_spec_at(*gp_, *rules_, &s, spans);
       r.example = uint32_t(e);
       if (r.checked) return r;
       if (first.error.empty()) first.error = fmt::format("{}: {}", example_name(e), r.error);
@@ -309,7 +316,7 @@ class Suggester {
   std::optional<RootDim> corrected_range(const DynamicShapes& corrected, uint32_t gi) const {
     const Group& gr = groups_[gi];
     const auto [p, d] = gr.members[0];
-    auto in = corrected.find_input(g_.node_name(g_.placeholder_node(PlaceholderId(p))));
+    auto in = corrected.find_input(inputs_[p]);
     if (!in || corrected.nodes[*in].kind != spec::NodeKind::List) return std::nullopt;
     size_t c = *in + 1;
     for (uint32_t k = 0; k < d; ++k) c = corrected.subtree_end(c);
@@ -325,7 +332,7 @@ class Suggester {
     for (uint32_t round = 0; round < opt_.max_rounds; ++round) {
       DynamicShapes s = build_spec();
       try {
-        spec::apply_spec(g_, s);
+        spec::apply_spec(*gp_, s);
       } catch (const Error& e) {
         const bool any_derived = std::any_of(groups_.begin(), groups_.end(), [](const Group& gr) { return gr.mode == Mode::Derived; });
         if (!any_derived) {
@@ -350,7 +357,7 @@ class Suggester {
     bool changed = false;
     std::optional<DynamicShapes> corrected;
     try {
-      corrected = spec::corrected_spec(g_, *final_, r);
+      corrected = spec::corrected_spec(*gp_, *final_, r);
     } catch (const Error& e) {
       out_.notes.push_back(fmt::format("round {}: the suggested fixes do not make a spec: {}", out_.rounds, e.what()));
     }
@@ -445,7 +452,7 @@ class Suggester {
     for (const Group& gr : groups_) {
       SuggestedDim d;
       d.name = gr.name;
-      for (const auto& [p, dim] : gr.members) d.positions.push_back(position_name(g_, p, dim));
+      for (const auto& [p, dim] : gr.members) d.positions.push_back(position_name(inputs_, p, dim));
       d.example_min = gr.ex_min;
       d.example_max = gr.ex_max;
       const Group& rg = gr.mode == Mode::Derived ? groups_[gr.root] : gr;
@@ -492,8 +499,8 @@ class Suggester {
     }
     // Every example propagates under the spec (the export policy's stream).
     try {
-      spec::apply_spec(g_, out_.spec);
-      const StreamResult st = run_stream(g_, rules_, ex_);
+      spec::apply_spec(*gp_, out_.spec);
+      const StreamResult st = run_stream(*gp_, *rules_, ex_);
       for (const StreamResult::Rejection& rej : st.rejections)
         out_.rejected.push_back(fmt::format("{}: {}{}{}", example_name(rej.example), rej.node, rej.node.empty() ? "" : ": ",
                                             rej.message));
@@ -510,7 +517,7 @@ class Suggester {
         const int64_t v = ex_.column(p, d)[e];
         const int32_t gi = group_of(p, d);
         if (gi < 0) {
-          if (v != ex_.column(p, d)[0]) return fmt::format("{} is {}, the spec has {}", position_name(g_, p, d), v, ex_.column(p, d)[0]);
+          if (v != ex_.column(p, d)[0]) return fmt::format("{} is {}, the spec has {}", position_name(inputs_, p, d), v, ex_.column(p, d)[0]);
           continue;
         }
         const Group& gr = groups_[size_t(gi)];
@@ -519,15 +526,16 @@ class Suggester {
         const LinearFn fn = gr.mode == Mode::Derived ? gr.fn : LinearFn{};
         const int64_t r = rg.values[e];
         if (apply(fn, r) != v)
-          return fmt::format("{} is {}, not {} at {} = {}", position_name(g_, p, d), v, spec::derived_name(rg.name, fn), rg.name, r);
+          return fmt::format("{} is {}, not {} at {} = {}", position_name(inputs_, p, d), v, spec::derived_name(rg.name, fn), rg.name, r);
         if (r < rg.min || (rg.max && r > *rg.max))
           return fmt::format("{} = {} is outside {}", rg.name, r, range_text(rg.min, rg.max));
       }
     return {};
   }
 
-  Graph& g_;
-  const RuleTable& rules_;
+  Graph* gp_;  // null: the examples alone
+  const RuleTable* rules_;
+  std::vector<std::string> inputs_;  // input names, in column order
   const ExampleColumns& ex_;
   const std::vector<uint64_t>& ids_;
   const SuggestOptions& opt_;
@@ -546,8 +554,59 @@ SpecSuggestion suggest_spec(Graph& graph, const RuleTable& rules, const ExampleC
     out.check_error = "no example to suggest a spec from";
     return out;
   }
-  Suggester(graph, rules, examples, example_ids, options, out).run();
+  std::vector<std::string> inputs;
+  for (uint32_t p = 0; p < graph.num_placeholders(); ++p) inputs.emplace_back(graph.node_name(graph.placeholder_node(PlaceholderId(p))));
+  Suggester(&graph, &rules, std::move(inputs), examples, example_ids, options, out).run();
   return out;
+}
+
+SpecSuggestion suggest_spec_from_examples(const std::vector<std::string>& inputs, const ExampleColumns& examples,
+                                          const std::vector<uint64_t>& example_ids, const SuggestOptions& options) {
+  SpecSuggestion out;
+  if (examples.num_examples() == 0) {
+    out.check_error = "no example to suggest a spec from";
+    return out;
+  }
+  Suggester(nullptr, nullptr, inputs, examples, example_ids, options, out).run();
+  return out;
+}
+
+ExampleColumns tensor_inputs(const ExampleSet& set, std::vector<std::string>& names, std::vector<uint64_t>& example_ids) {
+  // Candidates: the first example's top-level tensors; kept if every example has it, same rank.
+  names.clear();
+  std::vector<uint32_t> ranks;
+  auto top_level = [&](size_t e, std::string_view name) -> const ValueNode* {
+    const size_t root = set.roots[e];
+    size_t c = root + 1;
+    for (uint32_t k = 0; k < set.nodes[root].children; ++k, c = set.subtree_end(c))
+      if (set.name(set.nodes[c].key) == name) return &set.nodes[c];
+    return nullptr;
+  };
+  if (set.num_examples() > 0) {
+    const size_t root = set.roots[0];
+    size_t c = root + 1;
+    for (uint32_t k = 0; k < set.nodes[root].children; ++k, c = set.subtree_end(c)) {
+      const ValueNode& n = set.nodes[c];
+      if (n.kind != ValueKind::Tensor) continue;
+      bool everywhere = true;
+      for (size_t e = 1; e < set.num_examples() && everywhere; ++e) {
+        const ValueNode* v = top_level(e, set.name(n.key));
+        everywhere = v && v->kind == ValueKind::Tensor && v->rank == n.rank;
+      }
+      if (!everywhere) continue;
+      names.emplace_back(set.name(n.key));
+      ranks.push_back(n.rank);
+    }
+  }
+  std::vector<std::vector<int64_t>> columns;
+  for (size_t p = 0; p < names.size(); ++p) {
+    for (uint32_t d = 0; d < ranks[p]; ++d) {
+      columns.emplace_back();
+      for (size_t e = 0; e < set.num_examples(); ++e) columns.back().push_back(set.tensor_sizes(*top_level(e, names[p]))[d]);
+    }
+  }
+  example_ids.assign(set.source.begin(), set.source.end());
+  return ExampleColumns::from_columns(std::move(ranks), std::move(columns));
 }
 
 ExampleColumns ok_examples(const Graph& graph, std::vector<uint64_t>& example_ids) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "batch/example_columns.h"
+#include "dynamism/example_values.h"
 #include "graph/graph.h"
 #include "prop/rules.h"
 #include "spec/dynamic_shapes.h"
@@ -76,6 +77,16 @@ struct SpecSuggestion {
 // The graph's spec columns are left as the suggested spec's (apply_spec).
 SpecSuggestion suggest_spec(Graph& graph, const RuleTable& rules, const ExampleColumns& examples,
                             const std::vector<uint64_t>& example_ids, const SuggestOptions& options = {});
+
+// Without a graph: the same Dims, relations and starting ranges (the examples' span, min
+// widened to 2), never checked, so never verified (check_error says why). `inputs` names
+// the inputs in column order.
+SpecSuggestion suggest_spec_from_examples(const std::vector<std::string>& inputs, const ExampleColumns& examples,
+                                          const std::vector<uint64_t>& example_ids, const SuggestOptions& options = {});
+
+// The top-level tensors every example of `set` gives with one rank, as columns; `names`
+// receives their names, `example_ids` each example's source line.
+ExampleColumns tensor_inputs(const ExampleSet& set, std::vector<std::string>& names, std::vector<uint64_t>& example_ids);
 
 // The examples of `graph` PyTorch ran (ok == true) with the graph's declared ranks, and their
 // indices in the graph.

@@ -41,11 +41,13 @@ expect("${err}" "ex\\.ndjson: graph 'vgg11_bn': line 4: x: missing input of grap
 expect("${out}" "\"dynamism\": {\"x\": {\"L\\['x'\\]\": \\[true, false, true, false\\]}, \"y\": {\"L\\['y'\\]\": \\[false\\]}}")
 expect("${out}" "\"verified\": true")
 
-# Examples alone: dynamism, no spec without a graph (exit 1: nothing verified).
+# Examples alone: dynamism and a spec over the top-level tensors, never verified (exit 1).
 file(WRITE ${WORK}/nested.ndjson "{\"a\": [1, 2], \"b\": [{\"tensor\": [1]}, 3], \"c\": {\"d\": 42}}\n{\"a\": [2, 2], \"b\": [{\"tensor\": [2]}, 4], \"c\": {\"d\": 42}}\n")
 run(1 dynamism ${WORK}/nested.ndjson)
 expect("${out}" "\"dynamism\": {\"a\": {\"L\\['a'\\]\": \\[true, false\\]}, \"b\": {\"L\\['b'\\]\\[0\\]\": \\[true\\], \"L\\['b'\\]\\[1\\]\": \\[true\\]}, \"c\": {\"L\\['c'\\]\\['d'\\]\": \\[false\\]}},")
-expect("${out}" "\"suggested_spec\": null")
+expect("${out}" "\"suggested_spec\": {\"dynamic_shapes\": {\"a\": \\[\"a_dim0\", 2\\]}, \"dims\": {\"a_dim0\": {\"min\": 1, \"max\": null, \"derived\": \\[\\]}}},")
+expect("${out}" "\"verified\": false,")
+expect("${out}" "\"check_error\": \"no graph to check the spec against")
 
 # Bad input.
 run(2 dynamism --graph ${VGG} --examples ${WORK}/does_not_exist.ndjson)

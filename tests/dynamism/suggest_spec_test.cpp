@@ -199,6 +199,26 @@ TEST(SuggestSpec, ExampleTheGraphRejectsIsReportedNotVerified) {
   EXPECT_FALSE(t.s.rejected.empty()) << t.explain();
 }
 
+TEST(SuggestSpec, ExamplesAloneGiveAnUncheckedSpec) {
+  // The top-level tensors every line gives with one rank (not "n", an int; not "t", whose
+  // rank changes), the same Dims and relations, ranges from the examples: never verified.
+  ExampleSet set;
+  Diagnostics problems;
+  read_examples_ndjson("{\"x\": [3, 8], \"y\": [6], \"n\": 1, \"t\": [1]}\n{\"x\": [5, 8], \"y\": [10], \"n\": 2, \"t\": [1, 2]}\n",
+                       "t.ndjson", set, problems);
+  ASSERT_TRUE(problems.empty());
+  std::vector<std::string> names;
+  std::vector<uint64_t> ids;
+  const ExampleColumns cols = tensor_inputs(set, names, ids);
+  EXPECT_EQ(names, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(ids, (std::vector<uint64_t>{1, 2}));
+  const SpecSuggestion s = suggest_spec_from_examples(names, cols, ids);
+  EXPECT_FALSE(s.verified);
+  EXPECT_EQ(s.check_error, "no graph to check the spec against (give --graph GRAPH)");
+  EXPECT_EQ(spec::dump_spec_json(s.spec),
+            R"({"dynamic_shapes": {"x": ["x_dim0", 8], "y": ["2*x_dim0"]}, "dims": {"x_dim0": {"min": 2, "max": null, "derived": ["2*x_dim0"]}}})");
+}
+
 namespace {
 
 std::vector<std::string> corpus_graphs() {
