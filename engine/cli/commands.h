@@ -19,5 +19,6 @@ void register_corpus_commands(CLI::App& app);  // corpus, merge
 void register_eval(CLI::App& app);             // eval, examples
 void register_spec(CLI::App& app);             // spec check
 void register_report(CLI::App& app);           // report
+void register_infer(CLI::App& app);            // infer
 
 }  // namespace symshape::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   symshape::cli::register_eval(app);
   symshape::cli::register_spec(app);
   symshape::cli::register_report(app);
+  symshape::cli::register_infer(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
