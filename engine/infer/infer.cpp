@@ -210,7 +210,9 @@ struct Driver {
     for (uint32_t p = 0; p < ranks.size(); ++p)
       for (uint32_t d = 0; d < ranks[p]; ++d) {
         const uint32_t u = layout.of[p][d];
-        if (!set[u]) example[u] = sizes[p][d], set[u] = 1;  // a shared batch takes the first input's
+        // a shared batch takes the first input's size; E.6's domain is >= 1 (size symbols
+        // are positive in the arena, so a 0 would decide every check statically): 0 -> 1
+        if (!set[u]) example[u] = std::max<int64_t>(sizes[p][d], 1), set[u] = 1;
       }
     r.unknowns = layout.count;
     r.budget = opt.max_traces ? opt.max_traces : std::max(2u, layout.default_budget());
