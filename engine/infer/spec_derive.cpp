@@ -84,6 +84,17 @@ void read_back(const spec::DynamicShapes& s, Table& table) {
 // down from the sizes to 2 gives the min, up to max(2x, x + 256) the max (none: unbounded).
 // A dim valid at neither neighbour is not an interval around its size: it becomes static.
 void widen(const Graph& g, const RuleTable& rules, std::vector<std::vector<int64_t>>& at, Table& table) {
+  // a size spec check made static is probed too (an equality through `//` holds at several
+  // sizes: (s // 2) + 12 == 120 at 216 and 217); it gets back the Dim name it started with
+  std::set<std::string> roots;
+  for (const auto& leaves : table)
+    for (const Leaf& l : leaves)
+      if (l.ref) roots.insert(l.ref->root.name);
+  for (uint32_t p = 0; p < table.size(); ++p)
+    for (uint32_t d = 0; d < table[p].size(); ++d) {
+      Leaf& l = table[p][d];
+      if (!l.ref && at[p][d] >= 2 && !roots.count(l.name)) l.ref = spec::DimRef{spec::make_dim(l.name, 2), {}};
+    }
   std::set<std::string> done;
   for (uint32_t p = 0; p < table.size(); ++p)
     for (uint32_t d = 0; d < table[p].size(); ++d) {
