@@ -2,6 +2,7 @@
 // and whether sizes fit a spec (spec_admits).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -81,7 +82,9 @@ void read_back(const spec::DynamicShapes& s, Table& table) {
 
 // Widens each Dim to the sizes where the graph propagates (a fake mode without ShapeEnv at
 // concrete sizes: eager's shape checks): every leaf of one root moves together; scanning
-// down from the sizes to 2 gives the min, up to max(2x, x + 256) the max (none: unbounded).
+// down from the sizes to 2 gives the min, up to x + clamp(x, 256, 1024) the max (none:
+// unbounded); at most 1024 sizes are probed downwards (a larger min is kept, narrower).
+constexpr int64_t kMaxProbes = 1024;
 // A dim valid at neither neighbour is not an interval around its size: it becomes static.
 void widen(const Graph& g, const RuleTable& rules, std::vector<std::vector<int64_t>>& at, Table& table) {
   // a size spec check made static is probed too (an equality through `//` holds at several
@@ -119,8 +122,8 @@ void widen(const Graph& g, const RuleTable& rules, std::vector<std::vector<int64
         return ok;
       };
       int64_t lo = base;
-      while (lo > 2 && valid(lo - 1)) --lo;
-      const int64_t limit = std::max(2 * base, base + 256);
+      while (lo > 2 && base - lo < kMaxProbes && valid(lo - 1)) --lo;
+      const int64_t limit = base + std::clamp<int64_t>(base, 256, kMaxProbes);
       int64_t hi = base;
       while (hi < limit && valid(hi + 1)) ++hi;
       const std::string name = identity ? root : first.name;
