@@ -199,12 +199,61 @@ SolveResult solve(std::span<const int64_t> example, std::span<const SolverPredic
       if (preds[i].unify && uf.find(preds[i].unify->first) == root) r.push_back(i);
     return r;
   };
+  // Two unknowns at once, when x alone has no solution with the lower ones fixed (a product
+  // of dims: (h // 4) * (w // 4) == 64): x with one lower root y its predicates read, the
+  // pair nearest the example (L1 distance) where the predicates of both hold.
+  std::vector<uint8_t> pinned(n, 0);
+  auto assign = [&](uint32_t root, int64_t v) {
+    for (uint32_t u : members[root]) out.values[u] = v;
+  };
+  auto all_hold = [&](const std::vector<uint32_t>& set) {
+    for (uint32_t i : set) {
+      const auto h = preds[i].holds(out.values);
+      if (!h || *h == 0) return false;
+    }
+    return true;
+  };
+  auto joint = [&](uint32_t x) -> std::optional<uint32_t> {
+    std::vector<uint32_t> others;
+    for (uint32_t i : by_root[x])
+      for (uint32_t u : preds[i].unknowns) {
+        const uint32_t r = uf.find(u);
+        if (r != x && !pinned[r] && std::find(others.begin(), others.end(), r) == others.end()) others.push_back(r);
+      }
+    std::sort(others.rbegin(), others.rend());
+    uint64_t budget = o.max_candidates;
+    const int64_t keep_x = out.values[members[x][0]];
+    for (uint32_t y : others) {
+      const int64_t keep_y = out.values[members[y][0]];
+      std::vector<uint32_t> set = by_root[x];
+      set.insert(set.end(), by_root[y].begin(), by_root[y].end());
+      for (int64_t d = 0; budget > 0 && d <= o.max_value; ++d)
+        for (int64_t a = 0; a <= d && budget > 0; ++a)
+          for (int64_t sx : {1, -1})
+            for (int64_t sy : {1, -1}) {
+              if ((a == 0 && sx < 0) || (a == d && sy < 0)) continue;  // the same point twice
+              const int64_t vx = example[x] + sx * a, vy = example[y] + sy * (d - a);
+              if (vx < o.min_value || vy < o.min_value || vx > o.max_value || vy > o.max_value) continue;
+              --budget;
+              assign(x, vx), assign(y, vy);
+              if (all_hold(set)) return y;
+            }
+      assign(y, keep_y);
+    }
+    assign(x, keep_x);
+    return std::nullopt;
+  };
   for (uint32_t x = 0; x < n; ++x) {
-    if (by_root[x].empty()) continue;
+    if (by_root[x].empty() || pinned[x]) continue;
     OneUnknown one(preds, out.values, members[x], o);
     const int64_t near = example[x];
     if (const auto v = one.solve(by_root[x], near)) {
       for (uint32_t u : members[x]) out.values[u] = *v;
+      continue;
+    }
+    if (const auto y = joint(x)) {
+      pinned[*y] = 1;
+      x = *y;  // what lies between y and x is solved again with y's new value
       continue;
     }
     // deletion: drop every predicate without which the rest is still unsatisfiable

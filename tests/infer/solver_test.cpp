@@ -95,3 +95,18 @@ TEST(Solver, RangesFromLeTakeTheNearestValue) {
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.values[0], 14);
 }
+
+// A product of two dims, (h // 4) * (w // 4) == 64 from (40, 40): neither alone can fix it
+// with the other kept, so both move to the nearest pair, (35, 35) (L1 distance 10; 35 // 4 = 8).
+TEST(Solver, ProductOfTwoUnknownsMovesBoth) {
+  SolverPredicate p;
+  p.kind = PredicateKind::Eq;
+  p.unknowns = {0, 1};
+  p.difference = [](std::span<const int64_t> v) { return std::optional<int64_t>((v[0] / 4) * (v[1] / 4) - 64); };
+  p.holds = [](std::span<const int64_t> v) { return std::optional<int64_t>((v[0] / 4) * (v[1] / 4) == 64); };
+  const std::vector<int64_t> example = {40, 40};
+  const std::vector<SolverPredicate> preds = {p};
+  const SolveResult r = solve(example, preds);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.values, (std::vector<int64_t>{35, 35}));
+}
