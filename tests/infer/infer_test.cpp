@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "graph/json_loader.h"
 #include "infer/infer.h"
+#include "prop/propagate.h"
 #include "prop/rules.h"
 #include "spec/apply_spec.h"
 #include "spec/spec_check.h"
@@ -251,4 +252,45 @@ TEST(InferCorpus, SpecAdmitsAcceptedAndRejectsShapeFailures) {
       }
     }
   }
+}
+
+// Every example PyTorch rejected for a shape reason (with the graph's rank): infer finds
+// valid sizes from it, they propagate at concrete sizes (eager's checks), and the spec
+// inferred from the first accepted example admits them (both say the same minimum sizes).
+TEST(InferCorpus, RejectedExamplesGetNearestValidSizes) {
+  const std::filesystem::path dir = std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+  size_t fixed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (!entry.path().string().ends_with(".graph.json")) continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    Loaded m(entry.path().string());
+    const Graph& g = m.graph;
+    std::optional<InferResult> first;
+    for (uint32_t e = 0; e < g.num_examples(); ++e) {
+      const auto ex = g.example(e);
+      std::vector<std::span<const int64_t>> sizes;
+      bool rank_ok = true;
+      for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
+        sizes.push_back(ex.input_sizes(PlaceholderId(p)));
+        rank_ok = rank_ok && sizes.back().size() == g.placeholder_rank(PlaceholderId(p));
+      }
+      if (ex.ok() && !first) first = infer_shapes(g, m.rules, sizes);
+      if (ex.ok() || ex.error_kind() != ExampleErrorKind::Shape || !rank_ok) continue;
+      InferOptions o;
+      o.derive_spec = false;
+      const InferResult r = infer_shapes(g, m.rules, sizes, o);
+      ASSERT_EQ(r.status, InferStatus::Valid) << "example " << e << ": " << r.error;
+      std::vector<std::span<const int64_t>> found(r.sizes.begin(), r.sizes.end());
+      ShapeEnv env;
+      Propagator prop(g, m.rules);
+      prop.set_input_policy(InputPolicy::Static);
+      EXPECT_TRUE(prop.run(env, found).ok) << "example " << e;
+      ASSERT_TRUE(first && first->spec);
+      std::string why;
+      EXPECT_TRUE(spec_admits(g, *first->spec, found, true, &why)) << "example " << e << ": " << why;
+      ++fixed;
+    }
+  }
+  EXPECT_EQ(fixed, 36u);  // every shape-rejected example of the visible corpus but llama_tiny's rank-3 one
 }
