@@ -229,11 +229,11 @@ struct Driver {
         return;
       }
       if (added == 0) {
-        // nothing new to learn: a failure that is no size requirement, or the same checks
-        // failing again (the solution of the last round did not make them hold)
-        r.status = st.ok || failed > 0 ? InferStatus::BudgetExhausted : InferStatus::NotASizeCheck;
+        // nothing new to learn: the trace stopped at a failure that is no size requirement,
+        // or it completed with the same checks failing again (the last solution did not make
+        // them hold: the budget would only repeat it)
+        r.status = st.ok ? InferStatus::BudgetExhausted : InferStatus::NotASizeCheck;
         r.error = st.ok ? "the same checks failed again" : st.message;
-        if (failed > 0 && !st.ok) r.status = InferStatus::NotASizeCheck;
         return;
       }
       const SolveResult s = solve(example, preds);
