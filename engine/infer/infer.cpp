@@ -82,6 +82,8 @@ void conjuncts(const ExprArena& ar, ExprId c, std::vector<ExprId>& out) {
 }
 
 struct Driver {
+  Driver(const Graph& graph, const RuleTable& rule_table, const InferOptions& options)
+      : g(graph), rules(rule_table), opt(options) {}
   const Graph& g;
   const RuleTable& rules;
   const InferOptions& opt;
@@ -90,6 +92,7 @@ struct Driver {
   std::vector<std::unique_ptr<Trace>> traces;
   std::vector<SolverPredicate> preds;
   std::unordered_set<std::string> seen;  // node + text of every constraint learned
+  std::string data_dependent;            // the first failing check over unbacked sizes
   InferResult r;
 
   std::vector<std::vector<int64_t>> sizes_of(std::span<const int64_t> values) const {
@@ -148,7 +151,11 @@ struct Driver {
           if (u < 0) inputs_only = false;
           else if (std::find(unknowns.begin(), unknowns.end(), uint32_t(u)) == unknowns.end()) unknowns.push_back(uint32_t(u));
         }
-        if (!inputs_only) continue;
+        if (!inputs_only) {  // over data-dependent sizes: nothing the input sizes can fix
+          if (data_dependent.empty())
+            data_dependent = fmt::format("{}: {} (over data-dependent sizes)", g.node_name(fc.node), to_str(ar, c));
+          continue;
+        }
         const auto now = eval_at(tr, c, values);
         if (now && *now != 0) continue;
         const std::string text = to_guard_str(ar, c, [&](ExprId s) { return tr.source_of_symbol[ar.symbol_id(s).index()]; });
@@ -232,8 +239,8 @@ struct Driver {
         // nothing new to learn: the trace stopped at a failure that is no size requirement,
         // or it completed with the same checks failing again (the last solution did not make
         // them hold: the budget would only repeat it)
-        r.status = st.ok ? InferStatus::BudgetExhausted : InferStatus::NotASizeCheck;
-        r.error = st.ok ? "the same checks failed again" : st.message;
+        r.status = st.ok && data_dependent.empty() ? InferStatus::BudgetExhausted : InferStatus::NotASizeCheck;
+        r.error = !st.ok ? st.message : !data_dependent.empty() ? data_dependent : "the same checks failed again";
         return;
       }
       const SolveResult s = solve(example, preds);
@@ -253,7 +260,7 @@ struct Driver {
 
 InferResult infer_shapes(const Graph& graph, const RuleTable& rules, std::span<const std::span<const int64_t>> sizes,
                          const InferOptions& options) {
-  Driver d{graph, rules, options, {}, {}, {}, {}, {}, {}};
+  Driver d(graph, rules, options);
   d.run(sizes);
   if (d.r.status == InferStatus::Valid && options.derive_spec) {
     std::vector<std::span<const int64_t>> spans(d.r.sizes.begin(), d.r.sizes.end());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -267,8 +268,11 @@ bool spec_admits(const Graph& graph, const spec::DynamicShapes& s, std::span<con
     } else if (t.kind == spec::NodeKind::Dict) {
       size_t c = child + 1;
       for (uint32_t j = 0; j < t.children; ++j) {
-        const uint32_t d = uint32_t(std::stoul(s.keys[size_t(s.nodes[c].key)]));
-        if (d >= sizes[p].size()) return no("the spec names a dimension past the input's rank");
+        const std::string& key = s.keys[size_t(s.nodes[c].key)];
+        uint32_t d = 0;
+        const auto [ptr, ec] = std::from_chars(key.data(), key.data() + key.size(), d);
+        if (ec != std::errc() || ptr != key.data() + key.size() || d >= sizes[p].size())
+          return no(fmt::format("the spec's dimension key '{}' is not a dimension of the input", key));
         if (auto r = leaf(c, p, d)) return no(*r);
         c = s.subtree_end(c);
       }
