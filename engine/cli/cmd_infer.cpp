@@ -131,8 +131,11 @@ ExitCode run_infer(const InferArgs& a) {
     out["spec"] = r.spec ? nlohmann::ordered_json::parse(spec_text) : nlohmann::ordered_json();
     out["constraints"] = nlohmann::ordered_json::array();
     for (const infer::Constraint& c : r.constraints)
-      out["constraints"].push_back(
-          {{"kind", infer::predicate_kind_name(c.kind)}, {"node", c.node}, {"check", c.text}, {"trace", c.trace}});
+      out["constraints"].push_back({{"kind", infer::predicate_kind_name(c.kind)},
+                                    {"node", c.node},
+                                    {"check", c.text},
+                                    {"trace", c.trace},
+                                    {"set_aside", c.set_aside}});
     out["status"] = infer::infer_status_name(r.status);
     out["conflict"] = r.conflict;
     out["traces"] = r.traces;
@@ -147,7 +150,8 @@ ExitCode run_infer(const InferArgs& a) {
     if (!r.constraints.empty()) fmt::print("constraints:\n");
     for (size_t i = 0; i < r.constraints.size(); ++i) {
       const infer::Constraint& c = r.constraints[i];
-      fmt::print("  [{}] {:<7} {:<24} {}\n", i, infer::predicate_kind_name(c.kind), c.node, c.text);
+      fmt::print("  [{}] {:<7} {:<24} {}{}\n", i, infer::predicate_kind_name(c.kind), c.node, c.text,
+                 c.set_aside ? "  (set aside: learned under another trace's branches)" : "");
     }
     if (r.status == infer::InferStatus::Unsatisfiable) {
       fmt::print("unsatisfiable: these checks cannot hold together:\n");

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "expr/evaluate.h"
@@ -91,7 +91,13 @@ struct Driver {
   std::vector<int64_t> example;
   std::vector<std::unique_ptr<Trace>> traces;
   std::vector<SolverPredicate> preds;
-  std::unordered_set<std::string> seen;  // node + text of every constraint learned
+  std::unordered_map<std::string, uint32_t> seen;  // node + text -> index of the constraint
+  // Constraints set aside after a conflict: a check learned under one trace's branches may
+  // not hold under another's (a chunk's piece sizes at one size), so the latest conflicting
+  // one is suspended and the sizes re-traced; if it fails again, the conflict is real.
+  std::vector<uint8_t> suspended;
+  std::vector<uint32_t> pending_conflict;  // the conflict that suspended something
+  bool conflict_confirmed = false;
   std::string data_dependent;            // the first failing check over unbacked sizes
   InferResult r;
 
@@ -160,11 +166,16 @@ struct Driver {
         if (now && *now != 0) continue;
         const std::string text = to_guard_str(ar, c, [&](ExprId s) { return tr.source_of_symbol[ar.symbol_id(s).index()]; });
         const std::string node(g.node_name(fc.node));
-        if (!seen.insert(node + "\n" + text).second) continue;
+        const auto [it, fresh] = seen.emplace(node + "\n" + text, uint32_t(preds.size()));
+        if (!fresh) {
+          if (suspended[it->second]) conflict_confirmed = true;
+          continue;
+        }
         ExprId mod;
         const PredicateKind kind = classify(ar, c, fc.kind, mod);
         add_predicate(tr, c, kind, mod, std::move(unknowns));
         r.constraints.push_back({kind, node, text, index});
+        suspended.push_back(0);
         ++added;
       }
     }
@@ -233,6 +244,12 @@ struct Driver {
       r.sizes = sizes_of(values);
       if (st.ok && failed == 0) {
         r.status = InferStatus::Valid;
+        for (size_t i = 0; i < suspended.size(); ++i) r.constraints[i].set_aside = suspended[i] != 0;
+        return;
+      }
+      if (conflict_confirmed) {
+        r.status = InferStatus::Unsatisfiable;
+        r.conflict = pending_conflict;
         return;
       }
       if (added == 0) {
@@ -243,11 +260,23 @@ struct Driver {
         r.error = !st.ok ? st.message : !data_dependent.empty() ? data_dependent : "the same checks failed again";
         return;
       }
-      const SolveResult s = solve(example, preds);
-      if (!s.ok) {
-        r.status = InferStatus::Unsatisfiable;
-        r.conflict = s.conflict;
-        return;
+      SolveResult s;
+      for (;;) {
+        std::vector<SolverPredicate> active;
+        std::vector<uint32_t> index_of;  // active -> constraint index
+        for (uint32_t i = 0; i < preds.size(); ++i)
+          if (!suspended[i]) active.push_back(preds[i]), index_of.push_back(i);
+        s = solve(example, active);
+        if (s.ok) break;
+        std::vector<uint32_t> conflict;
+        for (uint32_t i : s.conflict) conflict.push_back(index_of[i]);
+        if (conflict.size() < 2 || !pending_conflict.empty()) {  // one suspension per run
+          r.status = InferStatus::Unsatisfiable;
+          r.conflict = conflict;
+          return;
+        }
+        pending_conflict = conflict;
+        suspended[conflict.back()] = 1;  // the latest learned (trace, then graph order)
       }
       values = s.values;
     }

@@ -28,6 +28,9 @@ struct Constraint {
   std::string node;  // the node whose check imposed it
   std::string text;  // the requirement over input sizes, e.g. "L['x'].size()[1] == 1773"
   uint32_t trace = 0;  // the round that found it (0-based)
+  // Set aside after a conflict and not failing again: learned under another trace's
+  // branches, not a requirement of the valid sizes.
+  bool set_aside = false;
 };
 
 enum class InferStatus : uint8_t {

@@ -294,3 +294,27 @@ TEST(InferCorpus, RejectedExamplesGetNearestValidSizes) {
   }
   EXPECT_EQ(fixed, 36u);  // every shape-rejected example of the visible corpus but llama_tiny's rank-3 one
 }
+
+// A check learned under one trace's branches: zoo_slicing at 87 channels learns both
+// split_with_sizes' 8 == c and a chunk-derived c - 3*((c + 3) // 4) == 3 that is false at 8;
+// the latter is set aside, and the re-trace at 8 channels confirms it does not fail there.
+TEST(InferConflict, BranchDependentCheckIsSetAside) {
+  const std::filesystem::path f =
+      std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible" / "zoo_slicing.graph.json";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << "no corpus";
+  Loaded m(f.string());
+  InferOptions o;
+  o.derive_spec = false;
+  const InferResult r = m.infer({{81, 87, 65, 14}}, o);
+  ASSERT_EQ(r.status, InferStatus::Valid) << r.error;
+  EXPECT_EQ(r.sizes[0][1], 8);
+  size_t set_aside = 0;
+  for (const Constraint& c : r.constraints)
+    if (c.set_aside) {
+      ++set_aside;
+      EXPECT_EQ(c.node, "sub_1");
+    } else if (c.kind == PredicateKind::SumEq) {
+      EXPECT_EQ(c.node, "split_with_sizes");
+    }
+  EXPECT_EQ(set_aside, 1u);
+}
