@@ -20,5 +20,6 @@ void register_eval(CLI::App& app);             // eval, examples
 void register_spec(CLI::App& app);             // spec check
 void register_report(CLI::App& app);           // report
 void register_dynamism(CLI::App& app);         // dynamism
+void register_infer(CLI::App& app);            // infer
 
 }  // namespace symshape::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   symshape::cli::register_spec(app);
   symshape::cli::register_report(app);
   symshape::cli::register_dynamism(app);
+  symshape::cli::register_infer(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

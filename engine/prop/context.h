@@ -55,6 +55,17 @@ struct LayoutCache {
   }
 };
 
+// Inference mode (`symshape infer`, engine/infer): a size requirement that fails at the hints
+// is recorded with its node instead of failing the rule, which continues as if it held, so one
+// trace collects every failing check (semantics.md E.6). SumEq tags split sizes whose sum must
+// equal the split dim; other kinds are read off the condition (Eq, Divides, Le).
+enum class CheckKind : uint8_t { Auto, SumEq };
+struct FailedCheck {
+  ExprId cond;  // the requirement, a boolean expression over the trace's symbols
+  NodeId node;
+  CheckKind kind;
+};
+
 class PropContext {
  public:
   PropContext(const Graph& graph, ShapeEnv& env, ValueTable& values, std::span<ValId> node_values,
@@ -142,10 +153,24 @@ class PropContext {
   bool known_true(ExprId cond) { return env.statically_known_true(cond); }
   int64_t guard_int(ExprId e);
   int64_t hint(ExprId e) { return env.size_hint(e); }
+  // A size requirement (torch._check): true when it holds (a guard or a deferred assert as
+  // needed). When it fails: false, unless inference mode records it and the rule continues.
+  bool require(ExprId cond, CheckKind kind = CheckKind::Auto) {
+    if (cond == ar.true_() || env.expect_true(cond, node_name())) return true;
+    return tolerate(cond, kind);
+  }
+  // The failure path of a requirement a rule tested another way (a guard on the failing
+  // condition): true when inference mode recorded `required` and the rule should continue.
+  bool tolerate(ExprId required, CheckKind kind = CheckKind::Auto) {
+    if (failed_checks_ == nullptr) return false;
+    failed_checks_->push_back({required, node_, kind});
+    return true;
+  }
+  void set_failed_checks(std::vector<FailedCheck>* log) { failed_checks_ = log; }
   // Records `cond` (torch._check / meta-kernel check); throws a shape error if it fails.
   template <class... A>
   void check(ExprId cond, fmt::format_string<A...> f, A&&... a) {
-    if (!env.expect_true(cond, node_name())) fail(f, std::forward<A>(a)...);
+    if (!env.expect_true(cond, node_name()) && !tolerate(cond)) fail(f, std::forward<A>(a)...);
   }
   template <class... A>
   [[noreturn]] void fail(fmt::format_string<A...> f, A&&... a) {
@@ -176,6 +201,7 @@ class PropContext {
   bool compute_is_channels_last_contiguous(TensorId t);
   bool compute_is_non_overlapping_and_dense(TensorId t);
   LayoutCache& layout_;
+  std::vector<FailedCheck>* failed_checks_ = nullptr;  // inference mode when set
 
   NodeId node_;
   std::span<ValId> node_values_;

@@ -73,6 +73,9 @@ class Propagator {
   // For InputPolicy::Automatic: mask[p][d] != 0 makes dim d of placeholder p dynamic.
   void set_dynamic_mask(std::vector<std::vector<uint8_t>> mask) { dynamic_mask_ = std::move(mask); }
   void set_hooks(NodeHooks* hooks) { hooks_ = hooks; }
+  // Inference mode (engine/infer): failing size requirements are appended here and the run
+  // continues; nullptr (the default) fails at the first one.
+  void set_failed_checks(std::vector<FailedCheck>* log) { failed_checks_ = log; }
   const Graph& graph() const { return graph_; }
 
   // Propagates the whole graph with `input_sizes[p]` as the hints of placeholder p.
@@ -111,6 +114,7 @@ class Propagator {
   InputPolicy policy_ = InputPolicy::Spec;
   std::vector<std::vector<uint8_t>> dynamic_mask_;
   NodeHooks* hooks_ = nullptr;
+  std::vector<FailedCheck>* failed_checks_ = nullptr;
   ValueTable values_;
   std::vector<ValId> node_values_;
   LayoutCache layout_cache_;  // PropContext's layout answers; capacity kept across runs

@@ -159,10 +159,7 @@ uint32_t dim_mask(PropContext& ctx, std::span<const int64_t> dims, int64_t rank)
   return mask;
 }
 
-bool check_ok(PropContext& ctx, ExprId cond) {
-  if (cond == ctx.ar.true_()) return true;
-  return ctx.env.expect_true(cond, ctx.node_name());
-}
+bool check_ok(PropContext& ctx, ExprId cond) { return ctx.require(cond); }
 
 ExprId numel(PropContext& ctx, std::span<const ExprId> sizes) {
   ExprId r = ctx.ar.one();

@@ -12,8 +12,8 @@ namespace symshape::conv {
 // success path formats nothing.
 inline bool holds(PropContext& ctx, ExprId cond) {
   if (cond == ctx.ar.true_()) return true;
-  if (cond == ctx.ar.false_()) return false;
-  return ctx.env.expect_true(cond, ctx.node_name());
+  if (cond == ctx.ar.false_()) return ctx.tolerate(cond);
+  return ctx.require(cond);
 }
 
 // An int list argument with one entry per spatial dim: a single value is repeated

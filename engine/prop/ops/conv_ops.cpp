@@ -89,7 +89,8 @@ void check_shape_forward(PropContext& ctx, TensorId in, TensorId w, std::optiona
     for (size_t i = 2; i < k; ++i) {
       padded.push_back(ar.add(is[i], ar.integer(2 * padding[i - 2])));
       kernel.push_back(ar.add(ar.mul(ar.integer(dilation[i - 2]), ar.sub(ws[i], ar.one())), ar.one()));
-      if (ctx.guard(ar.lt(padded.back(), kernel.back()))) kernel_fits = false;
+      if (ctx.guard(ar.lt(padded.back(), kernel.back())) && !ctx.tolerate(ar.ge(padded.back(), kernel.back())))
+        kernel_fits = false;
     }
     if (!kernel_fits)
       ctx.fail("Calculated padded input size per channel: ({}). Kernel size: ({}). Kernel size can't be greater than "

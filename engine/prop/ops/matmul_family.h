@@ -9,8 +9,8 @@ namespace symshape::mm {
 // torch._check-style size test; messages are formatted only on failure.
 inline bool holds(PropContext& ctx, ExprId cond) {
   if (cond == ctx.ar.true_()) return true;
-  if (cond == ctx.ar.false_()) return false;
-  return ctx.env.expect_true(cond, ctx.node_name());
+  if (cond == ctx.ar.false_()) return ctx.tolerate(cond);
+  return ctx.require(cond);
 }
 
 // Tensor::expand's check that `sizes` can be expanded to `target` (the bias / self

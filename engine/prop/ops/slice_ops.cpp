@@ -98,7 +98,7 @@ void split_with_sizes(PropContext& ctx) {
                ctx.shape_str(lengths));
     total = ar.add(total, len);
   }
-  if (!holds(ctx, ar.eq(total, n)))
+  if (!ctx.require(ar.eq(total, n), CheckKind::SumEq))
     ctx.fail(
         "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got "
         "split_sizes={}",

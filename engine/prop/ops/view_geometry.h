@@ -35,9 +35,8 @@ TensorId alias_tensor(PropContext& ctx, TensorId t);
 TensorId unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
 
 // torch._check(cond) without formatting a message unless it fails: a guard for backed
-// sizes, a runtime assert for unbacked ones, false when it is known to fail.
-inline bool holds(PropContext& ctx, ExprId cond) {
-  return cond == ctx.ar.true_() || ctx.env.expect_true(cond, ctx.node_name());
-}
+// sizes, a runtime assert for unbacked ones, false when it is known to fail (inference mode:
+// recorded, true).
+inline bool holds(PropContext& ctx, ExprId cond) { return ctx.require(cond); }
 
 }  // namespace symshape
