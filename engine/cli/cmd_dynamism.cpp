@@ -11,13 +11,11 @@
 #include "cli/commands.h"
 #include "cli/graph_files.h"
 #include "corpus/atomic_file.h"
-#include "dynamism/dynamism.h"
+#include "dynamism/dynamism_report.h"
 #include "dynamism/example_json.h"
 #include "dynamism/graph_examples.h"
 #include "dynamism/py_json.h"
-#include "dynamism/suggest_spec.h"
 #include "prop/rules.h"
-#include "spec/spec_json.h"
 
 namespace symshape::cli {
 namespace {
@@ -101,65 +99,21 @@ ExitCode run_dynamism(DynamismArgs a) {
   print_problems(problems);  // malformed lines: reported, the rest is used
   problems.items.clear();
 
-  const dynamism::DynamismTable table = dynamism::track_dynamism(set);
-  nlohmann::ordered_json out;
-  out["dynamism"] = dynamism::dynamism_object(table);
-
-  ExitCode code = 1;
   RuleTable rules;
+  if (have_graph) rules.resolve(ops);
   dynamism::SuggestOptions opt;
-  opt.graph_examples = graph_examples;
   opt.derived_dims = !a.no_derived;
-  std::vector<uint64_t> spec_ids;
-  dynamism::SpecSuggestion s;
-  if (!have_graph) {
-    std::vector<std::string> names;
-    const ExampleColumns columns = dynamism::tensor_inputs(set, names, spec_ids);
-    if (names.empty()) {
-      s.check_error = "no top-level tensor that every example gives with one rank: no spec to suggest";
-    } else {
-      s = dynamism::suggest_spec_from_examples(names, columns, spec_ids, opt);
-    }
-  } else {
-    ExampleColumns columns = graph_examples ? dynamism::ok_examples(graph, spec_ids)
-                                            : dynamism::graph_columns(set, graph, a.examples, spec_ids, problems);
-    print_problems(problems);
-    if (columns.num_examples() == 0) {
-      fmt::print(stderr, "error: no example gives every input of graph '{}' (nothing to suggest a spec from)\n", graph.name());
-      return 2;
-    }
-    rules.resolve(ops);
-    s = dynamism::suggest_spec(graph, rules, columns, spec_ids, opt);
+  const dynamism::DynamismReport rep = dynamism::dynamism_report(set, have_graph ? &graph : nullptr, &rules,
+                                                                 graph_examples, a.examples, opt, problems);
+  print_problems(problems);
+  if (!rep.error.empty()) {
+    fmt::print(stderr, "error: {}\n", rep.error);
+    return 2;
   }
-  const std::string spec_text = s.spec.present ? spec::dump_spec_json(s.spec) : std::string();
-  out["suggested_spec"] = spec_text.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json::parse(spec_text);
-  out["verified"] = s.verified;
-  if (have_graph) {
-    out[graph_examples ? "checked_example" : "checked_line"] = s.checked_example;
-    out["check_rounds"] = s.rounds;
-  }
-  out["dims"] = nlohmann::ordered_json::array();
-  for (const dynamism::SuggestedDim& d : s.dims) {
-    nlohmann::ordered_json j = {{"name", d.name}, {"positions", d.positions}, {"as", d.written_as},
-                                {"examples", {d.example_min, d.example_max}}};
-    auto bound = [](std::optional<int64_t> v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); };
-    if (d.min) j["range"] = {*d.min, bound(d.max)};
-    if (d.has_guard_range) j["guard_range"] = {d.guard_min, bound(d.guard_max)};
-    if (!d.why.empty()) j["why"] = d.why;
-    out["dims"].push_back(std::move(j));
-  }
-  out["relations"] = nlohmann::ordered_json::array();
-  for (const dynamism::DimRelation& r : s.relations) {
-    nlohmann::ordered_json j = {{"dim", r.dim}, {"expr", r.expr}, {"in_spec", r.in_spec}};
-    if (!r.note.empty()) j["note"] = r.note;
-    out["relations"].push_back(std::move(j));
-  }
-  out["violations"] = s.violations;
-  if (!s.check_error.empty()) out["check_error"] = s.check_error;
-  out["rejected_examples"] = s.rejected;
-  out["notes"] = s.notes;
+  const nlohmann::ordered_json& out = rep.json;
+  const std::string& spec_text = rep.spec_text;
   if (!a.spec_out.empty() && !spec_text.empty() && !write_whole(a.spec_out, spec_text + "\n")) return 2;
-  code = s.verified ? 0 : 1;
+  const ExitCode code = rep.verified ? 0 : 1;
   const std::string text = (a.compact ? dynamism::py_dumps(out) : dynamism::py_dumps_lines(out)) + "\n";
   if (!a.out.empty()) {
     if (!write_whole(a.out, text)) return 2;

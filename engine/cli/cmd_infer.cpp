@@ -6,12 +6,11 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <nlohmann/json.hpp>
-
 #include "cli/commands.h"
 #include "cli/graph_files.h"
 #include "core/error.h"
 #include "infer/infer.h"
+#include "infer/infer_json.h"
 #include "spec/spec_json.h"
 
 namespace symshape::cli {
@@ -125,24 +124,7 @@ ExitCode run_infer(const InferArgs& a) {
   auto input_name = [&](size_t p) { return std::string(g.node_name(g.placeholder_node(PlaceholderId(uint32_t(p))))); };
   const std::string spec_text = r.spec ? spec::dump_spec_json(*r.spec) : "";
   if (a.json) {
-    nlohmann::ordered_json out;
-    out["sizes"] = nlohmann::ordered_json::object();
-    for (size_t p = 0; p < r.sizes.size(); ++p) out["sizes"][input_name(p)] = r.sizes[p];
-    out["spec"] = r.spec ? nlohmann::ordered_json::parse(spec_text) : nlohmann::ordered_json();
-    out["constraints"] = nlohmann::ordered_json::array();
-    for (const infer::Constraint& c : r.constraints)
-      out["constraints"].push_back({{"kind", infer::predicate_kind_name(c.kind)},
-                                    {"node", c.node},
-                                    {"check", c.text},
-                                    {"trace", c.trace},
-                                    {"set_aside", c.set_aside}});
-    out["status"] = infer::infer_status_name(r.status);
-    out["conflict"] = r.conflict;
-    out["traces"] = r.traces;
-    out["budget"] = r.budget;
-    if (!r.error.empty()) out["error"] = r.error;
-    if (!r.spec_note.empty()) out["spec_note"] = r.spec_note;
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", infer::infer_result_json(g, r).dump(2));
   } else {
     fmt::print("{}: {} after {} trace(s) of at most {} ({} unknowns)\n", g.name(), infer::infer_status_name(r.status),
                r.traces, r.budget, r.unknowns);

@@ -12,6 +12,8 @@
 #include "graph_fb_reader.h"
 #include "graph_io.h"
 #include "guard_batch.h"
+#include "infer/infer.h"
+#include "infer/infer_json.h"
 
 namespace pyb = pybind11;
 
@@ -262,6 +264,28 @@ pyb::array_t<int32_t> run_guards(const GuardBatch& gb, const pyb::array_t<int64_
   return out;
 }
 
+// `symshape infer` on a loaded graph: from `sizes`, example `example`, or the first example
+// PyTorch ran; the result is infer --json's object as Python data.
+pyb::object infer(const GraphPtr& g, const pyb::object& sizes, int example, bool shared_batch, uint32_t max_traces) {
+  if (sizes.is_none() && example < 0)
+    for (uint32_t i = 0; i < g->graph.num_examples() && example < 0; ++i)
+      if (g->graph.example(i).ok()) example = int(i);
+  if (sizes.is_none() && example < 0)
+    raise_engine_error(ErrorKind::BadInput, fmt::format("{}: graph '{}' has no accepted example; give sizes",
+                                                        g->source, g->graph.name()));
+  const std::vector<std::vector<int64_t>> start = sizes_of(g->graph, sizes, example);
+  infer::InferOptions opt;
+  opt.shared_batch = shared_batch;
+  opt.max_traces = max_traces;
+  std::string text;
+  {
+    pyb::gil_scoped_release release;
+    std::vector<std::span<const int64_t>> spans(start.begin(), start.end());
+    text = infer::infer_result_json(g->graph, infer::infer_shapes(g->graph, g->rules, spans, opt)).dump();
+  }
+  return pyb::module_::import("json").attr("loads")(text);
+}
+
 pyb::array_t<bool> accepted(const pyb::array_t<int32_t>& verdicts) {
   pyb::array_t<bool> out(verdicts.size());
   const int32_t* v = verdicts.data();
@@ -317,6 +341,10 @@ void bind_graph(pyb::module_& m) {
              return conform_dict(r);
            },
            "Run every golden example through the specialisation cache (`symshape conform` for one graph)");
+  graph.def("infer", &infer, pyb::arg("sizes") = pyb::none(), pyb::arg("example") = -1,
+            pyb::arg("shared_batch") = false, pyb::arg("max_traces") = 0u,
+            "Shape inference (`symshape infer --json`): nearest valid sizes, the most general spec, every "
+            "constraint learned with its node, or the minimal conflicting checks");
   bind_spec(m, graph);
 
   pyb::class_<PropagationHandle, PropPtr>(m, "Propagation", "One propagation: node values and guards")

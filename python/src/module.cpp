@@ -10,6 +10,7 @@ namespace pyb = pybind11;
 namespace symshape::py {
 
 void bind_graph(pyb::module_& m);
+void bind_dynamism(pyb::module_& m);
 void bind_corpus_shard(pyb::module_& m);
 
 namespace {
@@ -76,5 +77,6 @@ PYBIND11_MODULE(_symshape, m) {
     }
   });
   bind_graph(m);
+  bind_dynamism(m);
   bind_corpus_shard(m);
 }

@@ -13,6 +13,7 @@ from ._symshape import (  # noqa: F401
     SymshapeError,
     UnsupportedOpError,
     dump_spec,
+    dynamism,
     load_spec,
     spec_to_fb,
 )
