@@ -6,6 +6,9 @@
 #include <optional>
 
 #include "batch/stream.h"
+#include "dynamism/dynamism_report.h"
+#include "dynamism/example_json.h"
+#include "dynamism/graph_examples.h"
 #include "corpus/results_json.h"
 
 namespace symshape {
@@ -55,6 +58,56 @@ nlohmann::json compile_policy_json(const StreamResult& s) {
   return {{"verdicts", s.verdict}, {"uncompiled", s.uncompiled}, {"specializations", std::move(entries)}};
 }
 
+// "L['x'].size()[2]" -> (placeholder of x, 2); false for any other position form.
+bool parse_position(const Graph& g, const std::string& pos, uint32_t& placeholder, uint32_t& dim) {
+  static constexpr std::string_view kOpen = "L['", kMid = "'].size()[";
+  if (!pos.starts_with(kOpen)) return false;
+  const size_t mid = pos.find(kMid);
+  if (mid == std::string::npos || !pos.ends_with("]")) return false;
+  const NodeId n = g.find_node(std::string_view(pos).substr(kOpen.size(), mid - kOpen.size()));
+  const PlaceholderId p = n.valid() ? g.placeholder_of(n) : PlaceholderId();
+  if (!p.valid()) return false;
+  const std::string digits = pos.substr(mid + kMid.size(), pos.size() - 1 - mid - kMid.size());
+  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+  placeholder = p.index();
+  dim = uint32_t(std::stoul(digits));
+  return true;
+}
+
+// `symshape dynamism` over the graph's own ok examples (on a copy: suggesting rewrites the
+// graph's spec columns): the suggested spec, whether it was verified, and each dim's
+// suggested range keyed by (placeholder, dim) for the histograms.
+struct Suggestion {
+  nlohmann::json spec;
+  bool verified = false;
+  std::vector<std::tuple<uint32_t, uint32_t, int64_t, std::optional<int64_t>>> ranges;
+};
+
+std::optional<Suggestion> suggest(const Graph& graph, const RuleTable& rules) {
+  Graph g = graph;
+  std::vector<uint64_t> ids;
+  dynamism::ExampleSet set;
+  Diagnostics problems;
+  dynamism::read_examples_ndjson(dynamism::graph_examples_ndjson(g, false, ids), g.name(), set, problems);
+  if (set.num_examples() == 0) return std::nullopt;
+  const dynamism::DynamismReport rep = dynamism::dynamism_report(set, &g, &rules, true, {}, {}, problems);
+  if (!rep.error.empty() || rep.spec_text.empty()) return std::nullopt;
+  Suggestion s;
+  s.spec = nlohmann::json::parse(rep.spec_text);
+  s.verified = rep.verified;
+  for (const auto& d : rep.json["dims"]) {
+    if (!d.contains("range")) continue;
+    const int64_t lo = d["range"][0].get<int64_t>();
+    const std::optional<int64_t> hi =
+        d["range"][1].is_null() ? std::nullopt : std::optional<int64_t>(d["range"][1].get<int64_t>());
+    for (const auto& pos : d["positions"]) {
+      uint32_t p = 0, k = 0;
+      if (parse_position(graph, pos.get<std::string>(), p, k)) s.ranges.emplace_back(p, k, lo, hi);
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string report_data_json(const ReportInputs& in) {
@@ -68,6 +121,7 @@ std::string report_data_json(const ReportInputs& in) {
     if (it != in.graphs.end()) graph_of[i] = it->second;
   }
   std::vector<std::optional<StreamResult>> compiled(graph_of.size());
+  std::vector<std::optional<Suggestion>> suggested(graph_of.size());
   if (in.rules) {
     StreamOptions o;
     o.policy = RecompilePolicy::Compile;
@@ -80,6 +134,11 @@ std::string report_data_json(const ReportInputs& in) {
       } catch (const std::exception&) {
         // a graph the compile policy cannot stream keeps the export-policy timeline
       }
+      try {
+        suggested[i] = suggest(*graph_of[i], *in.rules);
+      } catch (const std::exception&) {
+        // no suggestion: the spec view shows the graph's own spec only
+      }
     });
   }
   for (size_t i = 0; i < in.results->graphs.size(); ++i) {
@@ -89,6 +148,13 @@ std::string report_data_json(const ReportInputs& in) {
     const Graph& g = *it->second;
     nlohmann::json inputs = nlohmann::json::array();
     for (uint32_t p = 0; p < g.num_placeholders(); ++p) inputs.push_back(input_json(g, PlaceholderId(p)));
+    if (suggested[i]) {
+      for (const auto& [p, k, lo, hi] : suggested[i]->ranges)
+        if (p < inputs.size() && k < inputs[p]["dims"].size())
+          inputs[p]["dims"][k]["suggested"] = {{"min", lo}, {"max", hi ? nlohmann::json(*hi) : nlohmann::json()}};
+      graphs[i]["suggested_spec"] = std::move(suggested[i]->spec);
+      graphs[i]["suggested_verified"] = suggested[i]->verified;
+    }
     graphs[i]["inputs"] = std::move(inputs);
     if (compiled[i]) graphs[i]["compile_policy"] = compile_policy_json(*compiled[i]);
     // The op a failed graph stopped at, for the op-coverage view.

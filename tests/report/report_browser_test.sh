@@ -33,6 +33,9 @@ charts="$(sed -n 's/.*data-charts="\([0-9]*\)".*/\1/p' <<<"$check")"
 rows="$(grep -o '<tr data-graph=' "$work/dom.html" | wc -l)"
 [[ "$sections" == "$rows" && "$rows" -gt 0 ]] || fail "sections=$sections rows=$rows"
 [[ "$charts" -ge $((rows + 2)) ]] || fail "only $charts charts for $rows graphs"
+# every visible graph's own examples give a spec that `symshape dynamism` verified
+suggested="$(grep -o 'dynamic_shapes suggested by symshape dynamism (verified by spec check)' "$work/dom.html" | wc -l)"
+[[ "$suggested" == "$rows" ]] || fail "verified suggested specs shown for $suggested of $rows graphs"
 
 "$domcheck" "$work/results.json" "$work/dom.html" || fail "page numbers differ from results.json"
 

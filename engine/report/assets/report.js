@@ -193,6 +193,7 @@ function renderGraph(g, sec) {
     g.inputs.forEach((inp, p) => inp.dims.forEach((d, k) => { if (d.sym !== undefined) dyn.push([p, k]); }));
     for (const [p, k] of dyn) renderHistogram(g, p, k, panel(`Observed sizes of ${g.inputs[p].name}.size(${k}) = ${g.inputs[p].dims[k].sym}`));
     renderSpecCode(g, panel('dynamic_shapes (spec in effect)'));
+    if (g.suggested_spec) renderSuggestedSpec(g, panel(`dynamic_shapes suggested by symshape dynamism (${g.suggested_verified ? 'verified by spec check' : 'not verified'})`));
   }
   if ((g.specializations || []).length) renderSpecialisations(g, panel('Specialisations: examples served and the guards that split them', true));
   if (g.compile_policy) renderTimeline(g, panel('Recompile timeline (torch.compile policy: automatic dynamic shapes)', true));
@@ -234,7 +235,10 @@ function renderHistogram(g, p, k, panel) {
   const values = [...counts.keys()].sort((a, b) => a - b);
   const hi = Math.max(...values, dim.min || 0, dim.max != null ? dim.max : 0);
   const areas = [[{ name: `spec [${dim.min}, ${dim.max != null ? dim.max : '∞'}]`, xAxis: dim.min, itemStyle: { color: 'rgba(9,105,218,0.10)' } }, { xAxis: dim.max != null ? dim.max : hi * 1.1 + 1 }]];
-  if (dim.suggested) areas.push([{ name: `suggested [${dim.suggested.min}, ${dim.suggested.max}]`, xAxis: dim.suggested.min, itemStyle: { color: 'rgba(45,164,78,0.18)' } }, { xAxis: dim.suggested.max }]);
+  if (dim.suggested) {
+    const smax = dim.suggested.max != null ? dim.suggested.max : hi * 1.1 + 1;
+    areas.push([{ name: `suggested [${dim.suggested.min}, ${dim.suggested.max != null ? dim.suggested.max : '∞'}]`, xAxis: dim.suggested.min, itemStyle: { color: 'rgba(45,164,78,0.18)' }, label: { position: 'insideBottom', color: '#1a7f37' } }, { xAxis: smax }]);
+  }
   const box = chartBox('small');
   panel.append(box);
   draw(box, 'histogram', {
@@ -255,6 +259,24 @@ function renderSpecCode(g, panel) {
   const entries = g.inputs.map((inp) => {
     const dyn = inp.dims.map((d, k) => d.sym !== undefined ? `${k}: ${d.sym}` : null).filter((x) => x);
     return `    "${inp.name}": ${dyn.length ? `{${dyn.join(', ')}}` : 'None'},`;
+  });
+  lines.push('dynamic_shapes = {', ...entries, '}');
+  const code = el('pre', { class: 'spec-code', text: lines.join('\n') });
+  const button = el('button', { class: 'copy', text: 'copy' });
+  button.addEventListener('click', () => navigator.clipboard && navigator.clipboard.writeText(code.textContent));
+  panel.append(button, code);
+}
+
+// The suggested spec (DynamicShapesSpec dictionary form) as torch.export code: a Dim per
+// root, derived dims as their expressions, hints as Dim.AUTO / Dim.STATIC / Dim.DYNAMIC.
+function renderSuggestedSpec(g, panel) {
+  const spec = g.suggested_spec, lines = ['from torch.export import Dim'];
+  for (const [name, d] of Object.entries(spec.dims || {})) lines.push(`${name} = Dim("${name}", min=${d.min}${d.max != null ? `, max=${d.max}` : ''})`);
+  const leaf = (v) => typeof v === 'string' ? (v.startsWith('_DimHint.') ? `Dim.${v.slice(9)}` : v) : String(v);
+  const entries = Object.entries(spec.dynamic_shapes || {}).map(([name, dims]) => {
+    if (!Array.isArray(dims)) return `    "${name}": None,`;
+    const dyn = dims.map((v, k) => typeof v === 'string' ? `${k}: ${leaf(v)}` : null).filter((x) => x);
+    return `    "${name}": ${dyn.length ? `{${dyn.join(', ')}}` : 'None'},`;
   });
   lines.push('dynamic_shapes = {', ...entries, '}');
   const code = el('pre', { class: 'spec-code', text: lines.join('\n') });
