@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang-14 (+ASan+UBSan) in build-fuzz/ and runs each
-# for SECONDS (default 60): fuzz_json_loader (fx-graph-json) and fuzz_fb_loader (graph,
-# corpus, example-set and results FlatBuffers). Seeds: the visible graphs, the tests'
+# for SECONDS (default 60): fuzz_json_loader (fx-graph-json), fuzz_fb_loader (graph,
+# corpus, example-set and results FlatBuffers) and fuzz_spec_loader (spec JSON, spec.fb,
+# dynamism NDJSON examples). Seeds: the visible graphs, the tests'
 # graphs and the malformed catalog; FlatBuffers seeds are generated from them.
 # Exit status is non-zero if a build fails or a fuzzer finds a crash (the reproducer is
 # left in build-fuzz/artifacts/). Longer runs: docs/formats.md.
@@ -14,7 +15,7 @@ JOBS="${FUZZ_JOBS:-2}"
 
 cmake -S "${ROOT}" -B "${BUILD}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++-14 -DSYMSHAPE_FUZZ=ON -DSYMSHAPE_TESTS=OFF -DSYMSHAPE_BENCH=OFF >/dev/null
-cmake --build "${BUILD}" -j"${JOBS}" --target fuzz_json_loader fuzz_fb_loader fuzz_make_seeds
+cmake --build "${BUILD}" -j"${JOBS}" --target fuzz_json_loader fuzz_fb_loader fuzz_spec_loader fuzz_make_seeds
 
 SEEDS="${BUILD}/seeds"
 rm -rf "${SEEDS}"
@@ -36,6 +37,19 @@ echo "== fuzz_json_loader for ${SECONDS_PER_TARGET}s"
   "${BUILD}/corpus/json" "${SEEDS}/json" 2>&1 | tail -n 25 || status=1
 echo "== fuzz_fb_loader for ${SECONDS_PER_TARGET}s"
 "${BUILD}/fuzz/fuzz_fb_loader" "${COMMON[@]}" "${BUILD}/corpus/fb" "${SEEDS}/fb" 2>&1 | tail -n 25 || status=1
+# Spec seeds: mode byte 0 (JSON) + every visible graph's dynamic_shapes; mode 2 (NDJSON) +
+# the tests' example files. spec.fb inputs (mode 1) come from mutations of the JSON ones.
+mkdir -p "${SEEDS}/spec" "${BUILD}/corpus/spec"
+i=0
+for f in "${visible[@]}"; do
+  { printf '\x00'; python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["dynamic_shapes"]))' "$f"; } \
+    >"${SEEDS}/spec/spec_$((i++)).bin" 2>/dev/null || true
+done
+for f in "${ROOT}"/tests/dynamism/data/*.ndjson "${ROOT}"/tests/spec/data/*.ndjson; do
+  if [ -f "$f" ]; then { printf '\x02'; cat "$f"; } >"${SEEDS}/spec/ex_$((i++)).bin"; fi
+done
+echo "== fuzz_spec_loader for ${SECONDS_PER_TARGET}s"
+"${BUILD}/fuzz/fuzz_spec_loader" "${COMMON[@]}" "${BUILD}/corpus/spec" "${SEEDS}/spec" 2>&1 | tail -n 25 || status=1
 if compgen -G "${BUILD}/artifacts/*" >/dev/null; then
   echo "fuzz: crash reproducers in ${BUILD}/artifacts/" >&2
   status=1

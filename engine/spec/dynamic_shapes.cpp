@@ -50,17 +50,20 @@ bool operator==(const DynamicShapes& a, const DynamicShapes& b) {
 SpecBuilder::SpecBuilder() { s_.present = true; }
 
 SpecNode& SpecBuilder::push(NodeKind kind, std::string_view key) {
+  // A dict child always has a key, which may be "" (a JSON dict can have the key ""); a
+  // list child or the top level has none.
+  bool keyed = false;
   if (!open_.empty()) {
     SpecNode& parent = s_.nodes[open_.back()];
     ++parent.children;
-    if ((parent.kind == NodeKind::Dict) != !key.empty())
-      throw_error(ErrorKind::Internal, "SpecBuilder: dict children need a key, list children none");
+    keyed = parent.kind == NodeKind::Dict;
+    if (!keyed && !key.empty()) throw_error(ErrorKind::Internal, "SpecBuilder: list children have no key");
   } else if (!s_.nodes.empty()) {
     throw_error(ErrorKind::Internal, "SpecBuilder: one top-level node");
   }
   SpecNode n;
   n.kind = kind;
-  if (!key.empty()) {
+  if (keyed) {
     n.key = int32_t(s_.keys.size());
     s_.keys.emplace_back(key);
   }

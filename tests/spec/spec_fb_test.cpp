@@ -69,3 +69,13 @@ TEST(SpecFb, DamagedBuffersAreErrorsNotCrashes) {
   EXPECT_FALSE(is_spec_fb(json));
   EXPECT_TRUE(is_spec_fb(std::string_view(reinterpret_cast<const char*>(good.data()), good.size())));
 }
+
+// Found by fuzz_spec_loader: a JSON dict may have the key "" (nested under a placeholder, so
+// the loader takes it); spec.fb must keep it a key, not read it back as "no key".
+TEST(SpecFb, EmptyDictKeyRoundTrips) {
+  const DynamicShapes spec = load_spec_json(
+      R"({"dynamic_shapes": {"x": {"": ["batch", 3]}}, "dims": {"batch": {"min": 1, "max": null, "derived": []}}})");
+  const DynamicShapes back = fb_round_trip(spec);
+  EXPECT_EQ(back, spec);
+  EXPECT_EQ(dump_spec_json(back), dump_spec_json(spec));
+}
