@@ -187,12 +187,12 @@ void evaluate_guards_reference(const Graph& graph, const Specialization& spec, c
         out = int32_t(clause);
       }
     };
-    for (const auto& [src, expr] : spec.guards.source_equalities) {
-      check([&] {
+    for (const auto& equality : spec.guards.source_equalities) {
+      check([&] {  // no structured binding: clang 14 (the fuzz build) cannot capture one
         std::optional<int64_t> v;
         for (const InputSource& in : spec.prop->input_sources())
-          if (in.source == src) v = input_source_value(in, spans);
-        return v && evaluate_int(ar, expr, b) == *v;
+          if (in.source == equality.first) v = input_source_value(in, spans);
+        return v && evaluate_int(ar, equality.second, b) == *v;
       });
       ++clause;
     }
