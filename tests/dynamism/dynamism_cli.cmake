@@ -2,14 +2,7 @@
 # written spec; NDJSON examples with a graph; examples alone; bad input (unreadable file,
 # malformed NDJSON line, a graph with no OK example).
 file(MAKE_DIRECTORY ${WORK})
-function(run expect_rc)
-  execute_process(COMMAND ${SYMSHAPE} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "symshape ${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cli_run.cmake)
 function(expect text pattern)
   if(NOT text MATCHES "${pattern}")
     message(FATAL_ERROR "expected /${pattern}/ in:\n${text}")

@@ -2,14 +2,7 @@
 # `eval --spec` (the accepted examples served, the too-small ones rejected): one spec format
 # flows between the commands unedited. Then bad input: each exits 2 naming what is wrong.
 file(MAKE_DIRECTORY ${WORK})
-function(run expect_rc)
-  execute_process(COMMAND ${SYMSHAPE} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "symshape ${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cli_run.cmake)
 
 run(0 infer ${GRAPH} --json)
 string(JSON spec GET "${out}" spec)

@@ -2,13 +2,7 @@
 # an NDJSON example off the relation fails it and is rejected when traced (produce_guards'
 # derived-equality message), while examples on it are served by the first specialisation.
 # `dx + 1` (root used by x) and `2*r` (a phantom root: solved from z's size).
-function(run expect_rc)
-  execute_process(COMMAND ${SYMSHAPE} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "symshape ${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cli_run.cmake)
 function(expect pattern)
   if(NOT out MATCHES "${pattern}")
     message(FATAL_ERROR "expected /${pattern}/ in:\n${out}")

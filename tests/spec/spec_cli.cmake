@@ -2,14 +2,7 @@
 # `spec convert`, spec.fb) -> `eval --spec`: one spec flows between the commands unedited.
 # Then bad specs: each exits 2 with PyTorch's message naming the field.
 file(MAKE_DIRECTORY ${WORK})
-function(run expect_rc)
-  execute_process(COMMAND ${SYMSHAPE} ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "symshape ${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../cli_run.cmake)
 
 file(REMOVE ${WORK}/fixed.json ${WORK}/fixed.spec.fb)
 run(1 spec check ${GRAPH} --fixed-spec ${WORK}/fixed.json)
