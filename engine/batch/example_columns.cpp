@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "batch/ndjson_lines.h"
 #include "formats/example_set.h"
 #include "graph/example_view.h"
 
@@ -112,9 +113,6 @@ ExampleColumns ExampleColumns::from_ndjson(const Graph& g, std::string_view text
   const uint32_t np = c.num_placeholders();
   std::vector<std::vector<int64_t>> row(np);
   std::vector<uint8_t> seen(np);
-  simdjson::dom::parser parser;
-  uint64_t line_no = 0;
-  size_t pos = 0;
   bool any_irregular = false;
   std::vector<uint8_t> ranks;  // [e * np + p] while loading; transposed at the end
   auto problem = [&](uint64_t line, std::string field, std::string msg) {
@@ -126,23 +124,7 @@ ExampleColumns ExampleColumns::from_ndjson(const Graph& g, std::string_view text
     d.message = std::move(msg);
     problems.add(std::move(d));
   };
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    simdjson::dom::element doc;
-    if (auto err = parser.parse(line.data(), line.size()).get(doc)) {
-      problem(line_no, "", fmt::format("invalid JSON: {}", simdjson::error_message(err)));
-      continue;
-    }
-    simdjson::dom::object obj;
-    if (doc.get_object().get(obj)) {
-      problem(line_no, "", "expected an object of input sizes, e.g. {\"x\": [2, 3, 64, 64]}");
-      continue;
-    }
+  auto read_example = [&](uint64_t line_no, simdjson::dom::object obj) {
     std::fill(seen.begin(), seen.end(), 0);
     bool bad = false;
     for (auto kv : obj) {
@@ -180,13 +162,13 @@ ExampleColumns ExampleColumns::from_ndjson(const Graph& g, std::string_view text
       if (bad) break;
       seen[p.index()] = 1;
     }
-    if (bad) continue;
+    if (bad) return;
     for (uint32_t p = 0; p < np && !bad; ++p)
       if (!seen[p]) {
         problem(line_no, std::string(g.node_name(g.placeholder_node(PlaceholderId(p)))), "missing input");
         bad = true;
       }
-    if (bad) continue;
+    if (bad) return;
     const size_t e = c.n_++;
     c.source_index_.push_back(line_no);
     for (uint32_t p = 0; p < np; ++p) {
@@ -197,7 +179,9 @@ ExampleColumns ExampleColumns::from_ndjson(const Graph& g, std::string_view text
         c.irregular_.push_back({e, p, row[p]});
       }
     }
-  }
+  };
+  for_each_ndjson_object(text, "input sizes, e.g. {\"x\": [2, 3, 64, 64]}", read_example,
+                         [&](uint64_t line_no, std::string msg) { problem(line_no, "", std::move(msg)); });
   if (any_irregular) {
     c.given_rank_.assign(size_t(np) * c.n_, 0);
     for (size_t e = 0; e < c.n_; ++e)

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "batch/ndjson_lines.h"
+
 namespace symshape::dynamism {
 namespace {
 
@@ -239,9 +241,6 @@ class LineReader {
 }  // namespace
 
 void read_examples_ndjson(std::string_view text, std::string_view file_name, ExampleSet& out, Diagnostics& problems) {
-  simdjson::dom::parser parser;
-  uint64_t line_no = 0;
-  size_t pos = 0;
   auto problem = [&](uint64_t line, std::string field, std::string msg) {
     Diagnostic d;
     d.code = GraphErrc::BadValue;
@@ -250,32 +249,19 @@ void read_examples_ndjson(std::string_view text, std::string_view file_name, Exa
     d.message = std::move(msg);
     problems.add(std::move(d));
   };
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    simdjson::dom::element doc;
-    if (auto err = parser.parse(line.data(), line.size()).get(doc)) {
-      problem(line_no, "", fmt::format("invalid JSON: {}", simdjson::error_message(err)));
-      continue;
-    }
-    simdjson::dom::object obj;
-    if (doc.get_object().get(obj)) {
-      problem(line_no, "", "expected an object of named inputs, e.g. {\"x\": [2, 3], \"n\": 4}");
-      continue;
-    }
-    out.begin_example(line_no);
-    try {
-      LineReader(out).top_level(obj);
-      out.end_example();
-    } catch (const BadValue& b) {
-      out.abandon_example();
-      problem(line_no, b.where, b.why);
-    }
-  }
+  for_each_ndjson_object(
+      text, "named inputs, e.g. {\"x\": [2, 3], \"n\": 4}",
+      [&](uint64_t line_no, simdjson::dom::object obj) {
+        out.begin_example(line_no);
+        try {
+          LineReader(out).top_level(obj);
+          out.end_example();
+        } catch (const BadValue& b) {
+          out.abandon_example();
+          problem(line_no, b.where, b.why);
+        }
+      },
+      [&](uint64_t line_no, std::string msg) { problem(line_no, "", std::move(msg)); });
 }
 
 bool read_examples_file(const std::string& path, ExampleSet& out, Diagnostics& problems) {
