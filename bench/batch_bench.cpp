@@ -5,6 +5,7 @@
 // ISA (0 scalar, 1 sse2, 2 avx2, 3 avx512; unavailable ones are skipped) and threads.
 // `symshape eval` prints the same figures for a stream of real examples.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -110,6 +111,34 @@ BENCHMARK(BM_GuardEvalCorpus)
     ->ArgNames({"isa", "threads"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// One graph's guard set at a time (AVX2 when the CPU has it, else the best ISA), one thread:
+// which programs cost the most. Label: graph, clauses, instructions by kind.
+void BM_GuardEvalGraph(benchmark::State& state) {
+  Sets& s = sets();
+  const size_t k = size_t(state.range(0));
+  if (k >= s.sets.size()) {
+    state.SkipWithError("no such guard set");
+    return;
+  }
+  const GuardSet& g = s.sets[k];
+  GuardEvalOptions o;
+  o.isa = isa_available(Isa::Avx2) ? Isa::Avx2 : default_isa();
+  o.threads = 1;
+  std::vector<int32_t> verdict(kExamples);
+  std::vector<GuardFailure> why(kExamples);
+  uint64_t clauses = 0;
+  for (auto _ : state) {
+    GuardEvalStats st;
+    evaluate_guards(g.program, g.examples, 0, kExamples, verdict.data(), why.data(), o, &st);
+    clauses += st.clauses;
+    benchmark::DoNotOptimize(verdict.data());
+  }
+  state.counters["clauses_per_s"] = benchmark::Counter(double(clauses), benchmark::Counter::kIsRate);
+  state.SetLabel(fmt::format("{} {}: {} clauses, {} instructions", isa_name(o.isa), g.name, g.program.num_clauses(),
+                             g.program.num_instructions()));
+}
+BENCHMARK(BM_GuardEvalGraph)->DenseRange(0, 24)->ArgName("graph")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include <libdivide.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,20 @@ enum class GuardOp : uint8_t {
   And, Or, Not,
   Fallback,       // dst = fallbacks[imm] (a BatchProgram over symbol registers), its errors poison
   Poison,         // dst = 0, poisoned: a value no example can have (an unbound symbol)
+  InRange,        // dst = 0/1: size register a against ranges[imm] (a monotone relation, see GuardRange)
+};
+
+// A relation between a monotone function of one size and a constant, solved at compile
+// time (guard_range_pass.cpp): the size is poisoned outside [safe_lo, safe_hi] (where the
+// function would overflow), else the relation holds iff it lies in [pass_lo, pass_hi]
+// (outside it, when `negate`). An empty pass interval has pass_lo > pass_hi.
+struct GuardRange {
+  int64_t pass_lo, pass_hi;
+  int64_t safe_lo, safe_hi;
+  bool negate;
+  bool always_safe() const {
+    return safe_lo == std::numeric_limits<int64_t>::min() && safe_hi == std::numeric_limits<int64_t>::max();
+  }
 };
 
 // Per-instruction flags, set by the passes in guard_program_passes.h.
@@ -60,6 +75,7 @@ struct GuardProgram {
   // Unsigned dividers: floor division of a negative a is ~(~a / c), so only non-negative
   // numerators are divided. libdivide's C form: no inline C++ shared across ISA builds.
   std::vector<libdivide::libdivide_u64_t> dividers;
+  std::vector<GuardRange> ranges;  // InRange's
   uint32_t num_registers = 0;
 
   // clauses: after instruction clause_end[c] - 1, register clause_reg[c] holds the clause
@@ -103,5 +119,9 @@ GuardProgram compile_guards(const Graph& graph, const Specialization& spec, std:
 // property tests against the scalar evaluator.
 GuardProgram compile_clauses(const ExprArena& arena, std::span<const ExprId> clauses,
                              std::span<const uint32_t> symbol_column, std::vector<uint32_t> ranks);
+
+// The program as text, one instruction per line ("r3 = in_range r0 outside [1, 4]  -> clause 2:
+// <guard>"), for `symshape eval --program` (guard_program_listing.cpp).
+std::string program_listing(const GuardProgram& p);
 
 }  // namespace symshape

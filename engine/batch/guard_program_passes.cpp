@@ -12,6 +12,7 @@ constexpr uint32_t kUnused = std::numeric_limits<uint32_t>::max();
 bool is_relation(GuardOp op) {
   switch (op) {
     case GuardOp::Eq: case GuardOp::Ne: case GuardOp::Lt: case GuardOp::Le: case GuardOp::Gt: case GuardOp::Ge:
+    case GuardOp::InRange:
       return true;
     default:
       return false;
@@ -19,7 +20,7 @@ bool is_relation(GuardOp op) {
 }
 
 bool takes_immediate(GuardOp op) {
-  return is_relation(op) || op == GuardOp::Add || op == GuardOp::Sub || op == GuardOp::Min || op == GuardOp::Max;
+  return (is_relation(op) && op != GuardOp::InRange) || op == GuardOp::Add || op == GuardOp::Sub || op == GuardOp::Min || op == GuardOp::Max;
 }
 
 // c < x is x > c: the relation with its operands swapped.
@@ -103,6 +104,7 @@ void analyse_poison(GuardProgram& p) {
         m = 1;  // overflow, an unbound symbol, a scalar error
         break;
       case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not: m = may[p.a[i]]; break;
+      case GuardOp::InRange: m = !p.ranges[size_t(p.imm[i])].always_safe(); break;  // poisoned outside its safe sizes
       default: m = uint8_t(may[p.a[i]] | (imm_b ? 0 : may[p.b[i]])); break;
     }
     may[i] = m;
@@ -112,6 +114,7 @@ void analyse_poison(GuardProgram& p) {
       case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: case GuardOp::Fallback:
         break;
       case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+      case GuardOp::InRange:
         if (may[p.a[i]]) f |= guard_flag::kPoisonA;
         break;
       default:
@@ -192,6 +195,7 @@ void allocate_registers(GuardProgram& p) {
 void finish_program(GuardProgram& p) {
   p.flags.resize(p.op.size(), 0);
   fold_constant_operands(p);
+  range_monotone_relations(p);
   remove_dead_instructions(p);
   analyse_poison(p);
   fuse_clause_checks(p);

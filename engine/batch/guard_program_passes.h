@@ -3,8 +3,10 @@
 // this order by `finish_program`:
 //   1. fold_constant_operands: a relation, Add, Sub, Min or Max whose operand is a Const
 //      takes the constant as its immediate (kImmB), mirrored when the constant is on the left;
+//   1b. range_monotone_relations (guard_range_pass.cpp): a relation between a monotone chain
+//      of constant steps over one size and a constant becomes InRange on the size itself;
 //   2. remove_dead_instructions: what no instruction and no clause reads is dropped (the
-//      Consts that step 1 made unused);
+//      Consts that step 1 made unused, the chains that step 1b bypassed);
 //   3. analyse_poison: which results can be poisoned at all (a loaded size or a comparison of
 //      loaded sizes never is), so the kernels skip the poison lanes of everything else;
 //   4. fuse_clause_checks: a relation read only by its own clause updates the verdict
@@ -22,6 +24,7 @@ void for_each_register_read(Program& p, size_t i, Fn&& fn) {
   switch (p.op[i]) {
     case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
     case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
+    case GuardOp::InRange:
       fn(p.a[i]);
       break;
     case GuardOp::Fallback:
@@ -36,6 +39,7 @@ void for_each_register_read(Program& p, size_t i, Fn&& fn) {
 }
 
 void fold_constant_operands(GuardProgram& p);
+void range_monotone_relations(GuardProgram& p);
 void remove_dead_instructions(GuardProgram& p);
 void analyse_poison(GuardProgram& p);
 void fuse_clause_checks(GuardProgram& p);

@@ -96,6 +96,7 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
     out.clauses = p.num_clauses();
     out.dynamic_dims = std::move(dynamic_dims);
     out.instructions = p.num_instructions();
+    out.program = program_listing(p);
     for (size_t j = programs.size() - 1; j-- > 0;) {  // newest entry first, as the recompile log
       const int32_t c = clause_of[j][e - cache.at(uint32_t(j)).first_example];
       if (c >= 0) out.triggered_by.push_back(programs[j].clause_text[size_t(c)]);

@@ -46,6 +46,7 @@ struct StreamSpecialization {
   std::vector<std::string> triggered_by; // the first failing guard of each earlier entry, newest first
   uint64_t accepted = 0;
   size_t clauses = 0, instructions = 0;  // of its compiled guard program
+  std::string program;                   // that program as text (program_listing)
   std::vector<std::string> dynamic_dims; // compile policy: the dims traced dynamic, e.g. "x.size()[0]"
 };
 

@@ -25,7 +25,7 @@ struct EvalOptions {
   std::string graph, examples, policy = "export", out, isa, spec;
   unsigned threads = 0;
   uint32_t recompile_limit = 8;
-  bool json = false;
+  bool json = false, program = false;
   std::vector<std::string> sizes_of;  // nodes whose output sizes are computed per example
 };
 
@@ -139,6 +139,7 @@ int run_eval(const EvalOptions& opt) {
       js.push_back({{"index", k}, {"first_example", s.first_example}, {"hints", s.hints}, {"accepted", s.accepted},
                     {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"dynamic_dims", s.dynamic_dims}, {"clauses", s.clauses},
                     {"instructions", s.instructions}});
+      if (opt.program) js.back()["program"] = s.program;
     }
     nlohmann::json jr = nlohmann::json::array();
     for (const auto& rej : r.rejections) jr.push_back({{"example", rej.example}, {"node", rej.node}, {"message", rej.message}});
@@ -157,6 +158,13 @@ int run_eval(const EvalOptions& opt) {
       if (!s.triggered_by.empty()) fmt::print("  {}\n", recompile_reason(s));
       if (!s.dynamic_dims.empty()) fmt::print("  dynamic: {}\n", fmt::join(s.dynamic_dims, ", "));
       for (const std::string& line : s.guards) fmt::print("  guard: {}\n", line);
+      if (opt.program) {
+        fmt::print("  program ({} instructions):\n", s.instructions);
+        for (size_t b = 0, e; b < s.program.size(); b = e + 1) {
+          e = s.program.find('\n', b);
+          fmt::print("    {}\n", std::string_view(s.program).substr(b, e - b));
+        }
+      }
     }
     size_t shown = 0;
     for (const auto& rej : r.rejections) {
@@ -211,6 +219,7 @@ void register_eval(CLI::App& app) {
   eval->add_option("--threads", opt->threads, "worker threads for guard evaluation (0: all cores)");
   eval->add_option("--isa", opt->isa, "force the instruction set: scalar, sse2, avx2, avx512 (default: the best, or $SYMSHAPE_ISA)");
   eval->add_option("--out", opt->out, "write per-example verdicts (tab-separated) to this file");
+  eval->add_flag("--program", opt->program, "also print each specialisation's compiled guard program, one instruction per line");
   eval->add_flag("--json", opt->json, "print specialisations, rejections and verdicts as one JSON object");
   eval->add_option("--sizes-of", opt->sizes_of,
                    "also compute these nodes' output sizes for every example served (--out columns, JSON outputs)")

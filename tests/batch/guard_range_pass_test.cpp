@@ -1,0 +1,215 @@
+// range_monotone_relations (engine/batch/guard_range_pass.cpp): a relation between a
+// monotone chain of constant steps over one size and a constant is evaluated as a range
+// check on the size. The verdicts and failure reasons (false / overflow) must equal the
+// scalar evaluator's at every size, in particular at the interval ends and where the chain
+// overflows; and the all-lanes-pass shortcut of the kernels must find a lone failing lane
+// anywhere in a block.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "batch/guard_eval.h"
+#include "batch/guard_kernels.h"
+#include "batch/guard_program.h"
+#include "core/error.h"
+#include "expr/evaluate.h"
+#include "expr/printer.h"
+
+namespace symshape {
+namespace {
+
+constexpr int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+
+size_t count_ops(const GuardProgram& p, GuardOp op) { return size_t(std::count(p.op.begin(), p.op.end(), op)); }
+
+// verdict and reason of one clause for one value, by the scalar evaluator
+struct Expected {
+  int32_t verdict;
+  GuardFailure why;
+};
+Expected reference(const ExprArena& a, ExprId clause, ExprId sym, int64_t v) {
+  Bindings b;
+  b.set(a.symbol_id(sym), v);
+  try {
+    return evaluate_bool(a, clause, b) ? Expected{kPass, GuardFailure::None} : Expected{0, GuardFailure::False};
+  } catch (const Error&) {
+    return Expected{0, GuardFailure::Overflow};
+  }
+}
+
+// Values that probe a clause: the extremes, small sizes, and both sides of every point in a
+// scan where the reference verdict or reason changes (the interval ends the pass computed).
+std::vector<int64_t> probe_values(const ExprArena& a, ExprId clause, ExprId sym, std::mt19937_64& rng) {
+  std::vector<int64_t> v = {kMin, kMin + 1, kMin + 2, kMax, kMax - 1, kMax - 2, -1, 0, 1, 2, 3};
+  for (int64_t x = -300; x <= 300; ++x) v.push_back(x);
+  // change points over a geometric scan of both signs, refined by bisection
+  std::vector<int64_t> scan;
+  for (int k = 0; k < 63; ++k) {
+    scan.push_back(int64_t(1) << k);
+    scan.push_back(-(int64_t(1) << k));
+  }
+  scan.push_back(kMin);
+  scan.push_back(kMax);
+  std::sort(scan.begin(), scan.end());
+  auto key = [&](int64_t x) {
+    const Expected e = reference(a, clause, sym, x);
+    return int(e.verdict) * 4 + int(e.why);
+  };
+  for (size_t i = 0; i + 1 < scan.size(); ++i) {
+    int64_t lo = scan[i], hi = scan[i + 1];
+    if (key(lo) == key(hi)) continue;
+    while (uint64_t(hi) - uint64_t(lo) > 1) {
+      const int64_t m = int64_t(uint64_t(lo) + (uint64_t(hi) - uint64_t(lo)) / 2);
+      (key(m) == key(lo) ? lo : hi) = m;
+    }
+    for (int64_t d = -2; d <= 2; ++d) {
+      v.push_back(int64_t(uint64_t(lo) + uint64_t(d)));
+      v.push_back(int64_t(uint64_t(hi) + uint64_t(d)));
+    }
+  }
+  for (int k = 0; k < 200; ++k) v.push_back(int64_t(rng()));
+  return v;
+}
+
+void expect_matches_reference(const ExprArena& a, ExprId clause, ExprId sym, const std::vector<int64_t>& values) {
+  const uint32_t col[] = {0};
+  const GuardProgram p = compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {1});
+  const ExampleColumns ex = ExampleColumns::from_columns({1}, {values});
+  for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+    if (!isa_available(isa)) continue;
+    std::vector<int32_t> got(values.size(), 99);
+    std::vector<GuardFailure> why(values.size());
+    GuardEvalOptions o;
+    o.isa = isa;
+    evaluate_guards(p, ex, 0, values.size(), got.data(), why.data(), o);
+    for (size_t e = 0; e < values.size(); ++e) {
+      const Expected want = reference(a, clause, sym, values[e]);
+      ASSERT_EQ(got[e], want.verdict) << isa_name(isa) << " " << to_str(a, clause) << " at " << values[e];
+      ASSERT_EQ(int(why[e]), int(want.why)) << isa_name(isa) << " " << to_str(a, clause) << " at " << values[e];
+    }
+  }
+}
+
+TEST(GuardRangePass, ConvolutionGuardBecomesOneRangeCheck) {
+  ExprArena a;
+  const ExprId w = a.symbol("W", SymbolKind::Backed, kFactInteger);
+  // the output width of a stride-4 convolution must not be 1
+  const ExprId out = a.add(a.integer(1), a.floordiv(a.add(w, a.integer(-1)), a.integer(4)));
+  const ExprId clause = a.ne(out, a.integer(1));
+  const uint32_t col[] = {0};
+  const GuardProgram p = compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {1});
+  EXPECT_EQ(count_ops(p, GuardOp::InRange), 1u);
+  EXPECT_EQ(count_ops(p, GuardOp::FloorDivConst), 0u);
+  EXPECT_EQ(count_ops(p, GuardOp::Add), 0u);
+  ASSERT_EQ(p.ranges.size(), 1u);
+  // 1 + (W - 1)//4 == 1 exactly for W in [1, 4]; W - 1 overflows only at INT64_MIN
+  EXPECT_EQ(p.ranges[0].pass_lo, 1);
+  EXPECT_EQ(p.ranges[0].pass_hi, 4);
+  EXPECT_TRUE(p.ranges[0].negate);
+  EXPECT_EQ(p.ranges[0].safe_lo, kMin + 1);
+  EXPECT_EQ(p.ranges[0].safe_hi, kMax);
+  std::mt19937_64 rng(5);
+  expect_matches_reference(a, clause, w, probe_values(a, clause, w, rng));
+}
+
+TEST(GuardRangePass, SharedChainStaysForItsOtherReaders) {
+  // the chain also feeds an output size: it must survive the rewrite
+  ExprArena a;
+  const ExprId w = a.symbol("W", SymbolKind::Backed, kFactInteger);
+  const ExprId h = a.symbol("H", SymbolKind::Backed, kFactInteger);
+  const ExprId out = a.floordiv(a.add(w, a.integer(-3)), a.integer(2));
+  const ExprId clauses[] = {a.ge(out, a.integer(2)), a.eq(a.add(out, h), a.integer(9))};
+  const uint32_t cols[] = {0, 1};
+  const GuardProgram p = compile_clauses(a, clauses, cols, {2});
+  EXPECT_EQ(count_ops(p, GuardOp::InRange), 1u);
+  EXPECT_EQ(count_ops(p, GuardOp::FloorDivConst), 1u);
+  const ExampleColumns ex = ExampleColumns::from_columns({2}, {{7, 6, 8, kMin, 9}, {7, 7, 7, 7, 5}});
+  std::vector<int32_t> got(5);
+  std::vector<GuardFailure> why(5);
+  evaluate_guards(p, ex, 0, 5, got.data(), why.data());
+  // (7-3)//2 = 2: >= 2 and 2 + 7 == 9; (6-3)//2 = 1 fails the first; 8: 2 + 7 == 9;
+  // kMin - 3 overflows; (9-3)//2 = 3 and 3 + 5 != 9
+  EXPECT_EQ(got, (std::vector<int32_t>{kPass, 0, kPass, 0, 1}));
+  EXPECT_EQ(why[3], GuardFailure::Overflow);
+  EXPECT_EQ(why[1], GuardFailure::False);
+}
+
+// Random monotone chains: Add/Sub of constants (some near the int64 ends), constant
+// multipliers of both signs, negation, floor division and Min/Max with constants, under
+// each relation with a constant.
+TEST(GuardRangePass, RandomMonotoneChainsEqualTheScalarEvaluator) {
+  std::mt19937_64 rng(77);
+  auto pick = [&](int64_t lo, int64_t hi) { return lo + int64_t(rng() % uint64_t(hi - lo + 1)); };
+  size_t rewritten = 0;
+  for (int round = 0; round < 150; ++round) {
+    ExprArena a;
+    const ExprId w = a.symbol("W", SymbolKind::Backed, kFactInteger);
+    ExprId x = w;
+    try {
+      for (int64_t k = pick(1, 4); k > 0; --k) {
+        switch (pick(0, 6)) {
+          case 0: x = a.add(x, a.integer(pick(-50, 50))); break;
+          case 1: x = a.add(x, a.integer(pick(0, 1) ? kMax / 2 + pick(0, 100) : kMin / 2 - pick(0, 100))); break;
+          case 2: x = a.mul(a.integer(pick(2, 1000000)), x); break;
+          case 3: x = a.mul(a.integer(-pick(1, 7)), x); break;
+          case 4: x = a.floordiv(x, a.integer(pick(1, 33))); break;
+          case 5: x = a.min(x, a.integer(pick(-100, 100))); break;
+          default: x = a.max(x, a.integer(pick(-100, 100))); break;
+        }
+      }
+    } catch (const Error&) {  // a constant fold overflowed: keep what was built
+    }
+    const ExprId c = a.integer(pick(-70, 70));
+    ExprId clause;
+    switch (pick(0, 5)) {
+      case 0: clause = a.eq(x, c); break;
+      case 1: clause = a.ne(x, c); break;
+      case 2: clause = a.lt(x, c); break;
+      case 3: clause = a.le(x, c); break;
+      case 4: clause = a.gt(x, c); break;
+      default: clause = a.ge(x, c); break;
+    }
+    const uint32_t col[] = {0};
+    const GuardProgram p = compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {1});
+    rewritten += count_ops(p, GuardOp::InRange);
+    expect_matches_reference(a, clause, w, probe_values(a, clause, w, rng));
+  }
+  EXPECT_GT(rewritten, 75u);  // most random chains are monotone single-size chains
+}
+
+// The kernels skip storing lane states while every lane of a block passes; a single lane
+// that fails a later clause, at any position of a full block, must still get its verdict.
+TEST(GuardRangePass, LoneFailingLaneIsFoundAtEveryPositionOfABlock) {
+  ExprArena a;
+  const ExprId w = a.symbol("W", SymbolKind::Backed, kFactInteger);
+  const ExprId h = a.symbol("H", SymbolKind::Backed, kFactInteger);
+  const ExprId clauses[] = {a.ge(w, a.integer(2)), a.ne(a.floordiv(a.add(h, a.integer(-1)), a.integer(4)), a.integer(0)),
+                            a.eq(a.mul(w, h), a.integer(64))};
+  const uint32_t cols[] = {0, 1};
+  const GuardProgram p = compile_clauses(a, clauses, cols, {2});
+  const size_t n = 2 * guard_kernels::kBlock + 8;
+  for (size_t bad : {size_t(0), size_t(3), guard_kernels::kBlock - 1, guard_kernels::kBlock + 17, n - 1}) {
+    for (int which = 1; which <= 2; ++which) {
+      std::vector<int64_t> wc(n, 8), hc(n, 8);
+      if (which == 1) hc[bad] = 4;  // (4 - 1)//4 == 0: fails clause 1
+      else wc[bad] = 9;             // 9 * 8 != 64: fails clause 2
+      const ExampleColumns ex = ExampleColumns::from_columns({2}, {wc, hc});
+      for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+        if (!isa_available(isa)) continue;
+        std::vector<int32_t> got(n);
+        std::vector<GuardFailure> why(n);
+        GuardEvalOptions o;
+        o.isa = isa;
+        GuardEvalStats stats;
+        evaluate_guards(p, ex, 0, n, got.data(), why.data(), o, &stats);
+        for (size_t e = 0; e < n; ++e)
+          ASSERT_EQ(got[e], e == bad ? which : kPass) << isa_name(isa) << " lane " << e << " bad " << bad;
+        EXPECT_EQ(stats.clauses, (n - 1) * 3 + size_t(which) + 1) << isa_name(isa);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace symshape
