@@ -90,7 +90,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   auto* const kernel = kernel_for(isa);
   static_assert(sizeof(GuardFailure) == 1);
   const size_t nblocks = (end - begin + kBlock - 1) / kBlock;
-  std::atomic<uint64_t> clauses{0};
+  std::atomic<uint64_t> clauses{0}, blocks{0}, narrow_blocks{0};
   tbb::enumerable_thread_specific<Scratch> scratch;
   // every example gives every input its declared rank, and those are the traced ranks
   bool declared_ranks = ex.all_declared_ranks() && ex.num_placeholders() == p.ranks.size();
@@ -106,7 +106,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
     s.rank_ok.resize(kBlock);
     s.columns.resize(ex.num_columns());
     for (uint32_t k = 0; k < ex.num_columns(); ++k) s.columns[k] = ex.column(k);
-    uint64_t local = 0;
+    uint64_t local = 0, local_blocks = 0, local_narrow = 0;
     for (size_t blk = r.begin(); blk != r.end(); ++blk) {
       const size_t row0 = begin + blk * kBlock;
       const size_t lanes = std::min(kBlock, end - row0);
@@ -137,10 +137,20 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
         for (size_t k = 0; k < outputs.size(); ++k) s.outputs[k] = outputs[k] + (row0 - begin);
         a.outputs = s.outputs.data();
       }
+      // the next block's sizes: each column's block is one 4 KB page, where the hardware
+      // prefetcher stops, so a block would otherwise start with a cache miss per column
+      if (blk + 1 != r.end() && row0 + 2 * kBlock <= end)
+        for (uint32_t c : p.columns_read)
+          if (c < s.columns.size())
+            for (size_t off = 0; off < kBlock; off += 64 / sizeof(int64_t)) __builtin_prefetch(s.columns[c] + row0 + kBlock + off);
       kernel(a);
       local += a.clauses;
+      ++local_blocks;
+      local_narrow += a.narrow;
     }
     clauses += local;
+    blocks += local_blocks;
+    narrow_blocks += local_narrow;
   };
   // Fixed grain: the block split, and so every verdict, is the same at any thread count.
   const tbb::blocked_range<size_t> range(0, nblocks, kTaskBlocks);
@@ -150,7 +160,11 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   } else {
     tbb::parallel_for(range, body, tbb::simple_partitioner());
   }
-  if (stats) stats->clauses += clauses.load();
+  if (stats) {
+    stats->clauses += clauses.load();
+    stats->blocks += blocks.load();
+    stats->narrow_blocks += narrow_blocks.load();
+  }
 }
 
 void evaluate_guards_reference(const Graph& graph, const Specialization& spec, const ExampleColumns& ex, int32_t* verdict) {

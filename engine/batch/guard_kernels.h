@@ -30,6 +30,7 @@ struct BlockArgs {
   uint8_t* failure;                // lanes (GuardFailure)
   int64_t* const* outputs = nullptr;  // per program output: lanes, or null for no outputs
   uint64_t clauses = 0;            // out: relations checked
+  bool narrow = false;             // out: the block ran the narrow variant (GuardProgram::Narrow)
 };
 
 // A lane's state once it failed: clause c false (reason 1) or poisoned (reason 2), or its

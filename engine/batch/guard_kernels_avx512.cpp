@@ -15,8 +15,10 @@
 
 namespace {
 #define ARCH xsimd::avx512bw
+#define MUL_EPU32 _mm512_mul_epu32
 #include "batch/guard_kernel_xsimd.inc"
 #undef ARCH
+#undef MUL_EPU32
 #include "batch/guard_kernel_body.inc"
 }  // namespace
 

@@ -40,6 +40,8 @@ struct Vec {
     const double p = double(x) * double(y);
     return p > 4.0e18 || p < -4.0e18;
   }
+  static T mul32(T x, T y) { return int64_t(uint64_t(uint32_t(x)) * uint64_t(uint32_t(y))); }
+  static T srl(T x, int s) { return int64_t(uint64_t(x) >> s); }
   static T udiv(T x, const libdivide::libdivide_u64_t* d) { return int64_t(libdivide::libdivide_u64_do(uint64_t(x), d)); }
 };
 #include "batch/guard_kernel_body.inc"

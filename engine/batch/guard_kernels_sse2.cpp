@@ -12,8 +12,10 @@
 
 namespace {
 #define ARCH xsimd::sse2
+#define MUL_EPU32 _mm_mul_epu32
 #include "batch/guard_kernel_xsimd.inc"
 #undef ARCH
+#undef MUL_EPU32
 #include "batch/guard_kernel_body.inc"
 }  // namespace
 

@@ -130,7 +130,9 @@ class Compiler {
     uint32_t r;
     switch (in.kind) {
       case SourceKind::Size: r = emit(GuardOp::LoadSize, 0, 0, first_column_[in.placeholder] + in.dim); break;
-      case SourceKind::Stride: r = emit(GuardOp::LoadStride, in.placeholder, in.dim); break;
+      case SourceKind::Stride:  // the last dim's contiguous stride is the empty product
+        r = in.dim + 1 == p_.ranks[in.placeholder] ? constant(1) : emit(GuardOp::LoadStride, in.placeholder, in.dim);
+        break;
       case SourceKind::StorageOffset: r = constant(0); break;
       case SourceKind::Constant: {
         // a phantom root of derived dims: (size - add) // mul of the size it was solved from;

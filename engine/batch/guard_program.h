@@ -64,7 +64,15 @@ inline constexpr uint8_t kPoisonA = 2;    // operand a may be poisoned: read its
 inline constexpr uint8_t kPoisonB = 4;    // operand b may be poisoned
 inline constexpr uint8_t kImmB = 8;       // operand b is the constant imm, not a register
 inline constexpr uint8_t kFused = 16;     // a relation that is exactly its clause: the verdict is updated in place
+// narrow blocks only (GuardProgram::Narrow::flags)
+inline constexpr uint8_t kNarrowMul32 = 32;  // Mul / MulConst: both operands in [0, 2**32): one 32x32->64 multiply
+inline constexpr uint8_t kNarrowDiv = 64;    // FloorDivConst / ModConst: operand in [0, 2**30): multiply and shift
 }  // namespace guard_flag
+
+// A narrow block: every size it reads is below this (and not negative). See
+// GuardProgram::Narrow.
+inline constexpr int kNarrowSizeBits = 20;
+inline constexpr int64_t kNarrowSizeLimit = int64_t(1) << kNarrowSizeBits;
 
 struct GuardProgram {
   // instructions
@@ -85,6 +93,7 @@ struct GuardProgram {
   std::vector<uint32_t> clause_line;     // its line in ProducedGuards::text (the clause index for raw clauses)
   std::vector<uint8_t> clause_poison;    // 1: the clause register may be poisoned
   std::vector<uint8_t> clause_fused;     // 1: its last instruction (kFused) updates the verdict itself
+  std::vector<uint8_t> clause_decided;   // 1: holds for every example (a true constant): no lane work
 
   // Fallback clauses (kinds with no vector kernel: Piecewise, float arithmetic, ...).
   struct Fallback {
@@ -102,6 +111,22 @@ struct GuardProgram {
 
   // What the examples must look like at all: the declared rank of every input.
   std::vector<uint32_t> ranks;
+  // The size columns the program reads (LoadSize, LoadStride), ascending: what a narrow
+  // block checks, and what the evaluator prefetches for the next block.
+  std::vector<uint32_t> columns_read;
+
+  // The variant for narrow blocks (guard_narrow_pass.cpp): when every size a block reads
+  // is in [0, kNarrowSizeLimit), interval arithmetic proves most instructions cannot
+  // overflow; `flags` replaces the instruction flags there (poison bits recomputed, plus
+  // kNarrowMul32 / kNarrowDiv), and clause_poison / output_poison likewise. Unavailable
+  // for programs with a Fallback or Poison instruction.
+  struct Narrow {
+    bool available = false;
+    std::vector<uint8_t> flags;
+    std::vector<uint8_t> clause_poison, output_poison;
+    std::vector<uint64_t> div_magic;  // per divider: m with floor(x / c) == (x * m) >> div_shift for x < 2**30
+    std::vector<uint32_t> div_shift;
+  } narrow;
 
   size_t num_clauses() const { return clause_reg.size(); }
   size_t num_instructions() const { return op.size(); }

@@ -76,8 +76,10 @@ std::string program_listing(const GuardProgram& p) {
     std::string line = fmt::format("r{} = {} {}", p.dst[i], op_name(p.op[i]), operands(p, i));
     if (p.flags[i] & guard_flag::kPoisonOut) line += "  (may overflow)";
     while (clause < p.clause_end.size() && p.clause_end[clause] == i + 1) {
-      line += fmt::format("  -> clause {}{}: {}", clause, p.clause_fused[clause] ? "" : fmt::format(" (r{})", p.clause_reg[clause]),
-                          p.clause_text[clause]);
+      const std::string how = p.clause_decided[clause] ? " (always true)"
+                              : p.clause_fused[clause] ? ""
+                                                       : fmt::format(" (r{})", p.clause_reg[clause]);
+      line += fmt::format("  -> clause {}{}: {}", clause, how, p.clause_text[clause]);
       ++clause;
     }
     out += line;

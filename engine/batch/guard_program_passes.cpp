@@ -54,6 +54,30 @@ void fold_constant_operands(GuardProgram& p) {
     p.b[i] = 0;
     p.flags[i] |= guard_flag::kImmB;
   }
+  // a relation of two constants is a constant (storage_offset() == 0, stride()[-1] == 1):
+  // its clause is decided at compile time
+  for (size_t i = 0; i < n; ++i) {
+    if (!is_relation(p.op[i]) || p.op[i] == GuardOp::InRange || !(p.flags[i] & guard_flag::kImmB) || !is_const[p.a[i]])
+      continue;
+    const int64_t x = p.imm[p.a[i]], y = p.imm[i];
+    bool holds = false;
+    switch (p.op[i]) {
+      case GuardOp::Eq: holds = x == y; break;
+      case GuardOp::Ne: holds = x != y; break;
+      case GuardOp::Lt: holds = x < y; break;
+      case GuardOp::Le: holds = x <= y; break;
+      case GuardOp::Gt: holds = x > y; break;
+      default: holds = x >= y; break;
+    }
+    p.op[i] = GuardOp::Const;
+    p.imm[i] = holds ? 1 : 0;
+    p.a[i] = p.b[i] = 0;
+    p.flags[i] = 0;
+    is_const[p.dst[i]] = 1;
+  }
+  p.clause_decided.assign(p.clause_reg.size(), 0);
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)
+    p.clause_decided[c] = p.op[p.clause_reg[c]] == GuardOp::Const && p.imm[p.clause_reg[c]] != 0;
 }
 
 void remove_dead_instructions(GuardProgram& p) {
@@ -192,6 +216,22 @@ void allocate_registers(GuardProgram& p) {
   p.num_registers = count;
 }
 
+void collect_columns_read(GuardProgram& p) {
+  uint32_t total = 0;
+  for (uint32_t rk : p.ranks) total += rk;
+  std::vector<uint8_t> used(total, 0);
+  for (size_t i = 0; i < p.op.size(); ++i) {
+    if (p.op[i] == GuardOp::LoadSize && uint64_t(p.imm[i]) < total) used[size_t(p.imm[i])] = 1;
+    if (p.op[i] != GuardOp::LoadStride) continue;
+    uint32_t first = 0;
+    for (uint32_t q = 0; q < p.a[i]; ++q) first += p.ranks[q];
+    for (uint32_t k = first + p.b[i] + 1; k < first + p.ranks[p.a[i]]; ++k) used[k] = 1;
+  }
+  p.columns_read.clear();
+  for (uint32_t c = 0; c < total; ++c)
+    if (used[c]) p.columns_read.push_back(c);
+}
+
 void finish_program(GuardProgram& p) {
   p.flags.resize(p.op.size(), 0);
   fold_constant_operands(p);
@@ -199,7 +239,9 @@ void finish_program(GuardProgram& p) {
   remove_dead_instructions(p);
   analyse_poison(p);
   fuse_clause_checks(p);
+  analyse_narrow_blocks(p);
   allocate_registers(p);
+  collect_columns_read(p);
 }
 
 }  // namespace symshape

@@ -3,6 +3,8 @@
 // this order by `finish_program`:
 //   1. fold_constant_operands: a relation, Add, Sub, Min or Max whose operand is a Const
 //      takes the constant as its immediate (kImmB), mirrored when the constant is on the left;
+//      a relation of two constants becomes a constant, and a clause that is a true constant
+//      is decided (clause_decided: no lane work);
 //   1b. range_monotone_relations (guard_range_pass.cpp): a relation between a monotone chain
 //      of constant steps over one size and a constant becomes InRange on the size itself;
 //   2. remove_dead_instructions: what no instruction and no clause reads is dropped (the
@@ -11,6 +13,9 @@
 //      loaded sizes never is), so the kernels skip the poison lanes of everything else;
 //   4. fuse_clause_checks: a relation read only by its own clause updates the verdict
 //      directly instead of writing a register that the clause check then reads back;
+//   4b. analyse_narrow_blocks (guard_narrow_pass.cpp): the flags of the narrow-block variant
+//      (every size below kNarrowSizeLimit): poison only where intervals allow overflow,
+//      32-bit multiplies and multiply-shift divisions where operands are small enough;
 //   5. allocate_registers: liveness-based reuse of physical registers.
 // None of them changes a verdict: the property tests compare against the scalar evaluator.
 #include "batch/guard_program.h"
@@ -43,7 +48,10 @@ void range_monotone_relations(GuardProgram& p);
 void remove_dead_instructions(GuardProgram& p);
 void analyse_poison(GuardProgram& p);
 void fuse_clause_checks(GuardProgram& p);
+void analyse_narrow_blocks(GuardProgram& p);
 void allocate_registers(GuardProgram& p);
+// GuardProgram::columns_read (after the passes: what the program still reads).
+void collect_columns_read(GuardProgram& p);
 
 // All of the above, in order.
 void finish_program(GuardProgram& p);

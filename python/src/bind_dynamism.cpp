@@ -21,7 +21,10 @@ namespace {
 
 std::string problems_text(const Diagnostics& d) {
   std::string out;
-  for (const Diagnostic& x : d.items) out += (out.empty() ? "" : "\n") + x.format();
+  for (const Diagnostic& x : d.items) {  // appended piecewise: GCC 12 misreads `"\n" + string` (-Wstringop-overflow)
+    if (!out.empty()) out += '\n';
+    out += x.format();
+  }
   return out;
 }
 

@@ -4,9 +4,11 @@
 // fallback), int_oo and unbound symbols included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "batch/guard_eval.h"
+#include "batch/guard_kernels.h"
 #include "batch/guard_program.h"
 #include "core/error.h"
 #include "expr/evaluate.h"
@@ -152,6 +154,79 @@ TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount)
   EXPECT_GT(passing, 1000u);  // the sets are not all trivially failing
 }
 
+// Narrow blocks (every size in [0, 2**20): guard_narrow_pass.cpp) run other instruction
+// variants: 32-bit multiplies, multiply-shift divisions, no poison where intervals exclude
+// overflow. Random clause sets over sizes mostly in that range, with some blocks holding
+// one size outside it (negative, 2**20 itself, 2**40), must give the scalar verdicts, and
+// both kinds of block must occur.
+TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
+  std::mt19937_64 rng(4242);
+  uint64_t narrow = 0, exact = 0;
+  size_t passing = 0, narrow_divisions = 0, narrow_multiplies = 0;
+  for (int round = 0; round < 120; ++round) {
+    ExprArena a;
+    std::vector<ExprId> syms;
+    for (int s = 0; s < 3; ++s)
+      syms.push_back(a.symbol(std::string(1, char('a' + s)), SymbolKind::Backed, kFactInteger));
+    ClauseGen g{a, rng, syms};
+    std::vector<ExprId> clauses;
+    for (int c = int(g.pick(1, 6)); c > 0; --c) {
+      try {
+        clauses.push_back(g.relation(int(g.pick(0, 3))));
+      } catch (const Error&) {
+        clauses.push_back(a.le(syms[0], syms[1]));
+      }
+    }
+    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
+    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const size_t n = guard_kernels::kBlock * size_t(g.pick(2, 5)) + size_t(g.pick(0, 3)) * 4;
+    std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
+    for (auto& col : cols)
+      for (int64_t& v : col) {
+        switch (g.pick(0, 5)) {
+          case 0: v = g.pick(0, 2); break;
+          case 1: v = g.pick((int64_t(1) << 20) - 64, (int64_t(1) << 20) - 1); break;
+          case 2: v = g.pick(0, (int64_t(1) << 20) - 1); break;
+          default: v = g.pick(1, 70); break;
+        }
+      }
+    for (size_t blk = 0; blk * guard_kernels::kBlock < n; ++blk)  // one size out of range in some blocks
+      if (g.pick(0, 2) == 0) {
+        const int64_t outliers[] = {-1, -int64_t(g.pick(2, 1000)), int64_t(1) << 20, int64_t(1) << 40, INT64_MAX};
+        const size_t e = std::min(n - 1, blk * guard_kernels::kBlock + size_t(g.pick(0, 511)));
+        cols[size_t(g.pick(0, 2))][e] = outliers[g.pick(0, 4)];
+      }
+    const std::vector<int32_t> want = reference(a, clauses, syms, cols, n);
+    const GuardProgram p = compile_clauses(a, clauses, symbol_column, {3});
+    for (uint8_t f : p.narrow.flags) {
+      narrow_divisions += (f & guard_flag::kNarrowDiv) != 0;
+      narrow_multiplies += (f & guard_flag::kNarrowMul32) != 0;
+    }
+    const ExampleColumns ex = ExampleColumns::from_columns({3}, cols);
+    for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+      if (!isa_available(isa)) continue;
+      std::vector<int32_t> got(n, 99);
+      std::vector<GuardFailure> why(n);
+      GuardEvalOptions o;
+      o.isa = isa;
+      GuardEvalStats stats;
+      evaluate_guards(p, ex, 0, n, got.data(), why.data(), o, &stats);
+      narrow += stats.narrow_blocks;
+      exact += stats.blocks - stats.narrow_blocks;
+      for (size_t e = 0; e < n; ++e)
+        ASSERT_EQ(got[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
+                                   << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
+                                   << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+    }
+    passing += size_t(std::count(want.begin(), want.end(), kPass));
+  }
+  EXPECT_GT(narrow, 100u);
+  EXPECT_GT(exact, 100u);
+  EXPECT_GT(narrow_divisions, 20u);  // the narrow variants are exercised
+  EXPECT_GT(narrow_multiplies, 20u);
+  EXPECT_GT(passing, 10000u);
+}
+
 TEST(GuardEval, OverflowFailsTheClauseWithAReason) {
   ExprArena a;
   const ExprId s0 = a.symbol("s0", SymbolKind::Backed, kFactInteger);
@@ -167,6 +242,27 @@ TEST(GuardEval, OverflowFailsTheClauseWithAReason) {
   EXPECT_EQ(why[1], GuardFailure::Overflow);
   EXPECT_EQ(v[2], 0);
   EXPECT_EQ(why[2], GuardFailure::False);
+}
+
+// A clause that is a true constant (storage_offset() == 0 and the last dim's stride() == 1
+// for examples given as sizes) is decided when compiled: no lane work, but it keeps its
+// place in the clause numbering and counts as checked.
+TEST(GuardEval, DecidedClausesKeepTheirNumbersAndCount) {
+  ExprArena a;
+  const ExprId x = a.symbol("x", SymbolKind::Backed, kFactInteger);
+  const ExprId clauses[] = {a.ge(x, a.integer(2)), a.eq(a.integer(0), a.integer(0)), a.le(x, a.integer(10))};
+  const uint32_t col[] = {0};
+  const GuardProgram p = compile_clauses(a, clauses, col, {1});
+  EXPECT_EQ(p.clause_decided, (std::vector<uint8_t>{0, 1, 0}));
+  const ExampleColumns ex = ExampleColumns::from_columns({1}, {{5, 11, 1}});
+  int32_t v[3];
+  GuardFailure why[3];
+  GuardEvalStats stats;
+  evaluate_guards(p, ex, 0, 3, v, why, {}, &stats);
+  EXPECT_EQ(v[0], kPass);
+  EXPECT_EQ(v[1], 2);
+  EXPECT_EQ(v[2], 0);
+  EXPECT_EQ(stats.clauses, 3u + 3u + 1u);
 }
 
 TEST(GuardEval, ForcedIsaNamesAreKnown) {
