@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 jobs=${SYMSHAPE_JOBS:-2}
 
 echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-# -O1 -g1: a third less compile time than RelWithDebInfo's -O2 -g, and still line numbers
-# in the sanitizers' stack traces.
+# -O1 -g1: about 60% of the compile time of RelWithDebInfo's -O2 -g (44 s against 73 s for
+# engine/cli/cmd_eval.cpp under ASan+UBSan), and still line numbers in the sanitizers' reports.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DSYMSHAPE_SANITIZE=ON -DSYMSHAPE_WERROR=ON -DSYMSHAPE_BENCH=OFF
 cmake --build build-asan -j "$jobs"
