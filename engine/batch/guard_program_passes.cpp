@@ -9,18 +9,11 @@ namespace {
 
 constexpr uint32_t kUnused = std::numeric_limits<uint32_t>::max();
 
-bool is_relation(GuardOp op) {
-  switch (op) {
-    case GuardOp::Eq: case GuardOp::Ne: case GuardOp::Lt: case GuardOp::Le: case GuardOp::Gt: case GuardOp::Ge:
-    case GuardOp::InRange:
-      return true;
-    default:
-      return false;
-  }
-}
+// an instruction whose 0/1 result a clause can fuse into its verdict update
+bool is_relation(GuardOp op) { return is_comparison(op) || op == GuardOp::InRange; }
 
 bool takes_immediate(GuardOp op) {
-  return (is_relation(op) && op != GuardOp::InRange) || op == GuardOp::Add || op == GuardOp::Sub || op == GuardOp::Min || op == GuardOp::Max;
+  return is_comparison(op) || op == GuardOp::Add || op == GuardOp::Sub || op == GuardOp::Min || op == GuardOp::Max;
 }
 
 // c < x is x > c: the relation with its operands swapped.
@@ -57,7 +50,7 @@ void fold_constant_operands(GuardProgram& p) {
   // a relation of two constants is a constant (storage_offset() == 0, stride()[-1] == 1):
   // its clause is decided at compile time
   for (size_t i = 0; i < n; ++i) {
-    if (!is_relation(p.op[i]) || p.op[i] == GuardOp::InRange || !(p.flags[i] & guard_flag::kImmB) || !is_const[p.a[i]])
+    if (!is_comparison(p.op[i]) || !(p.flags[i] & guard_flag::kImmB) || !is_const[p.a[i]])
       continue;
     const int64_t x = p.imm[p.a[i]], y = p.imm[i];
     bool holds = false;

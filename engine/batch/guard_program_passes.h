@@ -22,6 +22,9 @@
 
 namespace symshape {
 
+// One of the six relations Eq .. Ge (InRange, which also yields a verdict, is not one).
+inline bool is_comparison(GuardOp op) { return op >= GuardOp::Eq && op <= GuardOp::Ge; }
+
 // Calls fn(register) for every register instruction i reads (fn gets a reference into the
 // program, so a pass can rename it when `p` is not const).
 template <class Program, class Fn>

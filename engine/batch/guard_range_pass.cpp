@@ -49,15 +49,6 @@ Interval monotone_true_set(Interval d, Pred pred) {
   return at_lo ? Interval{d.lo, f} : Interval{t, d.hi};
 }
 
-bool is_relation(GuardOp op) {
-  switch (op) {
-    case GuardOp::Eq: case GuardOp::Ne: case GuardOp::Lt: case GuardOp::Le: case GuardOp::Gt: case GuardOp::Ge:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // One step of a chain: its input values that do not overflow, and its exact value there.
 struct Step {
   GuardOp op;
@@ -111,7 +102,7 @@ std::optional<uint32_t> monotone_chain(const GuardProgram& p, uint32_t r, std::v
 void range_monotone_relations(GuardProgram& p) {
   std::vector<Step> steps;
   for (size_t i = 0; i < p.op.size(); ++i) {
-    if (!is_relation(p.op[i]) || !(p.flags[i] & guard_flag::kImmB)) continue;
+    if (!is_comparison(p.op[i]) || !(p.flags[i] & guard_flag::kImmB)) continue;
     const std::optional<uint32_t> size_reg = monotone_chain(p, p.a[i], steps);
     // a relation of the size itself is already one compare
     if (!size_reg || steps.empty()) continue;

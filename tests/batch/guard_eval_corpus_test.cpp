@@ -13,6 +13,7 @@
 #include "conform/specialization.h"
 #include "graph/example_view.h"
 #include "graph/json_loader.h"
+#include "evaluate_at_isa.h"
 
 namespace symshape {
 namespace {
@@ -61,14 +62,11 @@ TEST(GuardEvalCorpus, RealGuardSetsEqualTheScalarReferenceAtEveryIsa) {
     std::vector<int32_t> want(n);
     evaluate_guards_reference(g, cache.at(0), ex, want.data());
     const GuardProgram prog = compile_guards(g, cache.at(0));
-    for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+    for (Isa isa : kEveryIsa) {
       if (!isa_available(isa)) continue;
-      std::vector<int32_t> got(n, 99);
-      std::vector<GuardFailure> why(n);
-      GuardEvalOptions o;
-      o.isa = isa;
-      o.threads = 2;
-      evaluate_guards(prog, ex, 0, n, got.data(), why.data(), o);
+      const IsaRun run = evaluate_at(prog, ex, isa, 2);
+      const std::vector<int32_t>& got = run.verdict;
+      const std::vector<GuardFailure>& why = run.why;
       for (size_t e = 0; e < n; ++e) {
         ASSERT_EQ(got[e], want[e]) << g.name() << " isa " << isa_name(isa) << " example " << e << " clause "
                                    << (want[e] >= 0 ? prog.clause_text[size_t(want[e])] : std::string("-"));

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "expr/evaluate.h"
 #include "expr/printer.h"
+#include "evaluate_at_isa.h"
 
 namespace symshape {
 namespace {
@@ -67,7 +68,25 @@ struct ClauseGen {
       default: return a.logical_not(a.eq(x, y));
     }
   }
+  // 1 to 6 random relations
+  std::vector<ExprId> clause_set() {
+    std::vector<ExprId> out;
+    for (int c = int(pick(1, 6)); c > 0; --c) {
+      try {
+        out.push_back(relation(int(pick(0, 3))));
+      } catch (const Error&) {  // the builders fold constants: an overflowing fold is no clause
+        out.push_back(a.le(syms[0], syms[1]));
+      }
+    }
+    return out;
+  }
 };
+
+std::vector<ExprId> three_symbols(ExprArena& a) {
+  std::vector<ExprId> syms;
+  for (int s = 0; s < 3; ++s) syms.push_back(a.symbol(std::string(1, char('a' + s)), SymbolKind::Backed, kFactInteger));
+  return syms;
+}
 
 // First failing clause per example by evaluate_bool (an error fails the clause).
 std::vector<int32_t> reference(const ExprArena& a, const std::vector<ExprId>& clauses, const std::vector<ExprId>& syms,
@@ -97,22 +116,11 @@ TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount)
   size_t checked = 0, passing = 0;
   for (int round = 0; round < 200; ++round) {
     ExprArena a;
-    std::vector<ExprId> syms;
-    for (int s = 0; s < 3; ++s)
-      syms.push_back(a.symbol(std::string(1, char('a' + s)), SymbolKind::Backed, kFactInteger));
+    const std::vector<ExprId> syms = three_symbols(a);
     ClauseGen g{a, rng, syms};
-    std::vector<ExprId> clauses;
-    const int nclauses = int(g.pick(1, 6));
-    for (int c = 0; c < nclauses; ++c) {
-      ExprId r;
-      try {
-        r = g.relation(int(g.pick(0, 3)));
-      } catch (const Error&) {  // the builders fold constants: an overflowing fold is no clause
-        r = a.le(syms[0], syms[1]);
-      }
+    std::vector<ExprId> clauses = g.clause_set();
+    for (ExprId& r : clauses)
       if (g.pick(0, 15) == 0) r = a.le(syms[1], a.int_infinity());  // int_oo: scalar fallback
-      clauses.push_back(r);
-    }
     // an unbound fourth symbol in a few clause sets: such a clause never holds
     std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
     for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
@@ -130,15 +138,10 @@ TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount)
     const std::vector<int32_t> want = reference(a, clauses, syms, cols, n);
     const GuardProgram p = compile_clauses(a, clauses, symbol_column, {3});
     const ExampleColumns ex = ExampleColumns::from_columns({3}, cols);
-    for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+    for (Isa isa : kEveryIsa) {
       if (!isa_available(isa)) continue;
       for (unsigned threads : {1u, 2u, 4u}) {
-        std::vector<int32_t> got(n, 99);
-        std::vector<GuardFailure> why(n);
-        GuardEvalOptions o;
-        o.isa = isa;
-        o.threads = threads;
-        evaluate_guards(p, ex, 0, n, got.data(), why.data(), o);
+        const std::vector<int32_t> got = evaluate_at(p, ex, isa, threads).verdict;
         for (size_t e = 0; e < n; ++e) {
           ASSERT_EQ(got[e], want[e]) << "isa " << isa_name(isa) << " threads " << threads << " example " << e << " a="
                                      << cols[0][e] << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
@@ -165,18 +168,9 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
   size_t passing = 0, narrow_divisions = 0, narrow_multiplies = 0;
   for (int round = 0; round < 120; ++round) {
     ExprArena a;
-    std::vector<ExprId> syms;
-    for (int s = 0; s < 3; ++s)
-      syms.push_back(a.symbol(std::string(1, char('a' + s)), SymbolKind::Backed, kFactInteger));
+    const std::vector<ExprId> syms = three_symbols(a);
     ClauseGen g{a, rng, syms};
-    std::vector<ExprId> clauses;
-    for (int c = int(g.pick(1, 6)); c > 0; --c) {
-      try {
-        clauses.push_back(g.relation(int(g.pick(0, 3))));
-      } catch (const Error&) {
-        clauses.push_back(a.le(syms[0], syms[1]));
-      }
-    }
+    const std::vector<ExprId> clauses = g.clause_set();
     std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
     for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
     const size_t n = guard_kernels::kBlock * size_t(g.pick(2, 5)) + size_t(g.pick(0, 3)) * 4;
@@ -203,16 +197,12 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
       narrow_multiplies += (f & guard_flag::kNarrowMul32) != 0;
     }
     const ExampleColumns ex = ExampleColumns::from_columns({3}, cols);
-    for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+    for (Isa isa : kEveryIsa) {
       if (!isa_available(isa)) continue;
-      std::vector<int32_t> got(n, 99);
-      std::vector<GuardFailure> why(n);
-      GuardEvalOptions o;
-      o.isa = isa;
-      GuardEvalStats stats;
-      evaluate_guards(p, ex, 0, n, got.data(), why.data(), o, &stats);
-      narrow += stats.narrow_blocks;
-      exact += stats.blocks - stats.narrow_blocks;
+      const IsaRun run = evaluate_at(p, ex, isa);
+      const std::vector<int32_t>& got = run.verdict;
+      narrow += run.stats.narrow_blocks;
+      exact += run.stats.blocks - run.stats.narrow_blocks;
       for (size_t e = 0; e < n; ++e)
         ASSERT_EQ(got[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
                                    << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "

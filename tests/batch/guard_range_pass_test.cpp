@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "expr/evaluate.h"
 #include "expr/printer.h"
+#include "evaluate_at_isa.h"
 
 namespace symshape {
 namespace {
@@ -76,13 +77,11 @@ void expect_matches_reference(const ExprArena& a, ExprId clause, ExprId sym, con
   const uint32_t col[] = {0};
   const GuardProgram p = compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {1});
   const ExampleColumns ex = ExampleColumns::from_columns({1}, {values});
-  for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+  for (Isa isa : kEveryIsa) {
     if (!isa_available(isa)) continue;
-    std::vector<int32_t> got(values.size(), 99);
-    std::vector<GuardFailure> why(values.size());
-    GuardEvalOptions o;
-    o.isa = isa;
-    evaluate_guards(p, ex, 0, values.size(), got.data(), why.data(), o);
+    const IsaRun run = evaluate_at(p, ex, isa);
+    const std::vector<int32_t>& got = run.verdict;
+    const std::vector<GuardFailure>& why = run.why;
     for (size_t e = 0; e < values.size(); ++e) {
       const Expected want = reference(a, clause, sym, values[e]);
       ASSERT_EQ(got[e], want.verdict) << isa_name(isa) << " " << to_str(a, clause) << " at " << values[e];
@@ -195,17 +194,12 @@ TEST(GuardRangePass, LoneFailingLaneIsFoundAtEveryPositionOfABlock) {
       if (which == 1) hc[bad] = 4;  // (4 - 1)//4 == 0: fails clause 1
       else wc[bad] = 9;             // 9 * 8 != 64: fails clause 2
       const ExampleColumns ex = ExampleColumns::from_columns({2}, {wc, hc});
-      for (Isa isa : {Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512}) {
+      for (Isa isa : kEveryIsa) {
         if (!isa_available(isa)) continue;
-        std::vector<int32_t> got(n);
-        std::vector<GuardFailure> why(n);
-        GuardEvalOptions o;
-        o.isa = isa;
-        GuardEvalStats stats;
-        evaluate_guards(p, ex, 0, n, got.data(), why.data(), o, &stats);
+        const IsaRun run = evaluate_at(p, ex, isa);
         for (size_t e = 0; e < n; ++e)
-          ASSERT_EQ(got[e], e == bad ? which : kPass) << isa_name(isa) << " lane " << e << " bad " << bad;
-        EXPECT_EQ(stats.clauses, (n - 1) * 3 + size_t(which) + 1) << isa_name(isa);
+          ASSERT_EQ(run.verdict[e], e == bad ? which : kPass) << isa_name(isa) << " lane " << e << " bad " << bad;
+        EXPECT_EQ(run.stats.clauses, (n - 1) * 3 + size_t(which) + 1) << isa_name(isa);
       }
     }
   }
