@@ -32,7 +32,7 @@ struct Range {
 Range hull(std::initializer_list<Wide> v) { return {std::min(v), std::max(v)}; }
 
 // floor(a / c) for c > 0, on 128-bit values
-Wide floor_div(Wide a, Wide c) { return a >= 0 ? a / c : -((-a + c - 1) / c); }
+Wide wide_floor_div(Wide a, Wide c) { return a >= 0 ? a / c : -((-a + c - 1) / c); }
 
 constexpr Wide kMul32Limit = Wide(1) << 32;
 constexpr Wide kDivLimit = Wide(1) << 30;  // narrow division: operand in [0, 2**30)
@@ -91,7 +91,7 @@ void analyse_narrow_blocks(GuardProgram& p) {
         break;
       case GuardOp::Neg: out = {-ra.hi, -ra.lo}; break;
       case GuardOp::FloorDivConst:
-        out = {floor_div(ra.lo, p.imm[i]), floor_div(ra.hi, p.imm[i])};
+        out = {wide_floor_div(ra.lo, p.imm[i]), wide_floor_div(ra.hi, p.imm[i])};
         if (ra.within(0, kDivLimit - 1) && Wide(p.imm[i]) < kDivLimit) extra = guard_flag::kNarrowDiv;
         break;
       case GuardOp::ModConst:

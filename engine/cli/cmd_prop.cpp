@@ -22,6 +22,7 @@ struct PropOptions {
   std::vector<std::string> sizes;  // NAME=D0,D1,...
   bool json = false;
   double min_seconds = 1.0;
+  uint64_t runs = 0;  // bench-prop: fixed warm runs per graph instead of a time budget
 };
 
 // Input sizes: --sizes overrides, else the chosen example, else the first OK example.
@@ -231,7 +232,7 @@ int run_bench(const PropOptions& opt) {
       prop.run(env, spans);
       ++runs;
       elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    } while (elapsed < opt.min_seconds);
+    } while (opt.runs ? runs < opt.runs : elapsed < opt.min_seconds);
     const double ns_per_run = elapsed * 1e9 / static_cast<double>(runs);
     const uint32_t n = l.graph.num_nodes();
     fmt::print("{}: nodes={} runs={} us_per_run={:.1f} ns_per_node={:.1f}\n", l.graph.name(), n, runs,
@@ -266,6 +267,8 @@ void register_prop_commands(CLI::App& app) {
   CLI::App* bench = app.add_subcommand("bench-prop", "Time full symbolic propagation per node (single thread)");
   bench->add_option("paths", opt->paths, "fx-graph-json files or folders")->required();
   bench->add_option("--min-seconds", opt->min_seconds, "minimum time per graph (default 1)");
+  bench->add_option("--runs", opt->runs,
+                    "exactly N warm runs per graph instead of --min-seconds (repeatable instruction counts under callgrind)");
   bench->callback([opt] { exit_code() = run_bench(*opt); });
 }
 

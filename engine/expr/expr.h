@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/checked_math.h"
 #include "core/typed_id.h"
 #include "expr/chunked_store.h"
 
@@ -115,7 +116,7 @@ class ExprArena {
   }
   ExprId floating(double v);
   ExprId int_infinity(bool positive = true);
-  ExprId boolean(bool v);
+  ExprId boolean(bool v) const { return v ? true_id_ : false_id_; }
   ExprId true_() const { return true_id_; }
   ExprId false_() const { return false_id_; }
   ExprId zero() const { return zero_id_; }
@@ -126,12 +127,24 @@ class ExprArena {
   ExprId find_symbol(std::string_view name) const;
 
   // ---- canonicalising builders (semantics.md A.3-A.7) ------------------------
-  ExprId add(ExprId a, ExprId b);
+  // The two-operand builders answer identities and constant operands inline (most calls
+  // while propagating) and go through the memo and the full canonicaliser otherwise.
+  ExprId add(ExprId a, ExprId b) {
+    if (a == zero_id_) return b;
+    if (b == zero_id_) return a;
+    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer) return integer(checked_add(payload(a), payload(b)));
+    return add_memoized(a, b);
+  }
   ExprId add(std::span<const ExprId> terms);
   ExprId add(std::initializer_list<ExprId> terms) { return add(std::span<const ExprId>(terms.begin(), terms.size())); }
   ExprId sub(ExprId a, ExprId b);
   ExprId neg(ExprId a);
-  ExprId mul(ExprId a, ExprId b);
+  ExprId mul(ExprId a, ExprId b) {
+    if (a == one_id_) return b;
+    if (b == one_id_) return a;
+    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer) return integer(checked_mul(payload(a), payload(b)));
+    return mul_memoized(a, b);
+  }
   ExprId mul(std::span<const ExprId> factors);
   ExprId mul(std::initializer_list<ExprId> f) { return mul(std::span<const ExprId>(f.begin(), f.size())); }
   ExprId pow(ExprId base, int64_t exponent);  // exponent >= 0
@@ -174,7 +187,12 @@ class ExprArena {
   ExprId le(ExprId a, ExprId b);
   ExprId gt(ExprId a, ExprId b);
   ExprId ge(ExprId a, ExprId b);
-  ExprId relation(ExprKind kind, ExprId a, ExprId b);
+  ExprId relation(ExprKind k, ExprId a, ExprId b) {
+    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer) return boolean(integer_relation(k, payload(a), payload(b)));
+    // x ? x for anything but a Float (NaN is unequal to itself)
+    if (a == b && kind(a) != ExprKind::Float) return boolean(k == ExprKind::Eq || k == ExprKind::Le || k == ExprKind::Ge);
+    return relation_memoized(k, a, b);
+  }
   ExprId logical_and(std::span<const ExprId> args);
   ExprId logical_and(ExprId a, ExprId b);
   ExprId logical_or(std::span<const ExprId> args);
@@ -204,7 +222,10 @@ class ExprArena {
   bool is_integer_const(ExprId e) const { return kind(e) == ExprKind::Integer; }
   int64_t int_value(ExprId e) const { return payload(e); }
   double float_value(ExprId e) const;
-  bool is_number(ExprId e) const;  // Integer, Float or IntInfinity
+  bool is_number(ExprId e) const {  // Integer, Float or IntInfinity
+    const ExprKind k = kind(e);
+    return k == ExprKind::Integer || k == ExprKind::Float || k == ExprKind::IntInfinity;
+  }
   bool is_bool_const(ExprId e) const { return kind(e) == ExprKind::True || kind(e) == ExprKind::False; }
   bool is_relation(ExprId e) const;
   bool is_boolean(ExprId e) const { return facts(e) & kFactBool; }
@@ -264,6 +285,20 @@ class ExprArena {
     const ExprId r = build();
     memo_store(op, a, b, r);
     return r;
+  }
+  ExprId add_memoized(ExprId a, ExprId b);
+  ExprId mul_memoized(ExprId a, ExprId b);
+  ExprId relation_memoized(ExprKind kind, ExprId a, ExprId b);
+  static bool integer_relation(ExprKind k, int64_t p, int64_t q) {
+    switch (k) {
+      case ExprKind::Eq: return p == q;
+      case ExprKind::Ne: return p != q;
+      case ExprKind::Lt: return p < q;
+      case ExprKind::Le: return p <= q;
+      case ExprKind::Gt: return p > q;
+      case ExprKind::Ge: return p >= q;
+      default: return false;
+    }
   }
   ExprId add_uncached(ExprId a, ExprId b);
   ExprId mul_uncached(ExprId a, ExprId b);

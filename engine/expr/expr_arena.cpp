@@ -271,13 +271,6 @@ double ExprArena::float_value(ExprId e) const {
 
 ExprId ExprArena::int_infinity(bool positive) { return make_raw(ExprKind::IntInfinity, {}, positive ? 1 : -1); }
 
-ExprId ExprArena::boolean(bool v) { return v ? true_id_ : false_id_; }
-
-bool ExprArena::is_number(ExprId e) const {
-  ExprKind k = kind(e);
-  return k == ExprKind::Integer || k == ExprKind::Float || k == ExprKind::IntInfinity;
-}
-
 bool ExprArena::is_relation(ExprId e) const {
   ExprKind k = kind(e);
   return k >= ExprKind::Eq && k <= ExprKind::Ge;

@@ -29,7 +29,7 @@ void sort_sympy(const ExprArena& a, Vec& v) {
 
 }  // namespace
 
-ExprId ExprArena::add(ExprId a, ExprId b) {
+ExprId ExprArena::add_memoized(ExprId a, ExprId b) {
   return memoized(kMemoAdd, a, b.value, [&] { return add_uncached(a, b); });
 }
 
@@ -113,7 +113,7 @@ ExprId ExprArena::sub(ExprId a, ExprId b) {
   return add(a, neg(b));
 }
 
-ExprId ExprArena::mul(ExprId a, ExprId b) {
+ExprId ExprArena::mul_memoized(ExprId a, ExprId b) {
   return memoized(kMemoMul, a, b.value, [&] { return mul_uncached(a, b); });
 }
 

@@ -227,7 +227,7 @@ ExprId ExprArena::min(std::span<const ExprId> args) { return build_max_min(*this
 
 // ---- relations ------------------------------------------------------------------
 
-ExprId ExprArena::relation(ExprKind k, ExprId x, ExprId y) {
+ExprId ExprArena::relation_memoized(ExprKind k, ExprId x, ExprId y) {
   return memoized(kMemoRelation + static_cast<uint32_t>(k), x, y.value, [&] { return relation_uncached(k, x, y); });
 }
 
@@ -236,16 +236,7 @@ ExprId ExprArena::relation_uncached(ExprKind k, ExprId x, ExprId y) {
     const double a = float_value(x), b = float_value(y);
     bool r = false;
     if (kind(x) == ExprKind::Integer && kind(y) == ExprKind::Integer) {
-      const int64_t p = payload(x), q = payload(y);
-      switch (k) {
-        case ExprKind::Eq: r = p == q; break;
-        case ExprKind::Ne: r = p != q; break;
-        case ExprKind::Lt: r = p < q; break;
-        case ExprKind::Le: r = p <= q; break;
-        case ExprKind::Gt: r = p > q; break;
-        case ExprKind::Ge: r = p >= q; break;
-        default: break;
-      }
+      r = integer_relation(k, payload(x), payload(y));
     } else {
       switch (k) {
         case ExprKind::Eq: r = a == b; break;

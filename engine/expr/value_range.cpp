@@ -85,8 +85,8 @@ int cmp(const ExtNum& a, const ExtNum& b) {
 
 }  // namespace
 
-bool operator==(const ExtNum& a, const ExtNum& b) { return cmp(a, b) == 0; }
-bool operator<(const ExtNum& a, const ExtNum& b) { return cmp(a, b) == -1; }
+bool ext_equal(const ExtNum& a, const ExtNum& b) { return cmp(a, b) == 0; }
+bool ext_less(const ExtNum& a, const ExtNum& b) { return cmp(a, b) == -1; }
 
 // ---- wide endpoint arithmetic ------------------------------------------------------------
 
@@ -304,9 +304,7 @@ ExtNum c_mod(const ExtNum& x, int64_t k) {
 
 // ---- ValueRange --------------------------------------------------------------------------
 
-ValueRange::ValueRange() : lo(ExtNum::int_oo(-1)), hi(ExtNum::int_oo(1)) {}
-
-ValueRange::ValueRange(ExtNum lo_, ExtNum hi_, bool is_bool_) : lo(lo_), hi(hi_), is_bool(is_bool_) {
+void ValueRange::check_order() const {
   if (lo.is_nan() || hi.is_nan() || hi < lo) {
     auto show = [&](const ExtNum& x) { return is_bool ? std::string(x.i ? "True" : "False") : x.str(); };
     throw_error(ErrorKind::InvalidRange, fmt::format("Invalid ranges [{}:{}]", show(lo), show(hi)));

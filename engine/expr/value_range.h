@@ -27,8 +27,18 @@ struct ExtNum {
   double as_double() const;  // +-inf for infinities
   std::string str() const;   // "5", "int_oo", "-int_oo", "oo", "2.5"
 };
-bool operator==(const ExtNum& a, const ExtNum& b);
-bool operator<(const ExtNum& a, const ExtNum& b);  // int_oo larger than every integer
+// Comparisons across kinds (infinities, reals, NaN); the operators below inline the
+// common finite-integer case, which is most of what range arithmetic compares.
+bool ext_equal(const ExtNum& a, const ExtNum& b);
+bool ext_less(const ExtNum& a, const ExtNum& b);  // int_oo larger than every integer
+inline bool operator==(const ExtNum& a, const ExtNum& b) {
+  if (a.kind == ExtNum::Kind::Int && b.kind == ExtNum::Kind::Int) return a.i == b.i;
+  return ext_equal(a, b);
+}
+inline bool operator<(const ExtNum& a, const ExtNum& b) {
+  if (a.kind == ExtNum::Kind::Int && b.kind == ExtNum::Kind::Int) return a.i < b.i;
+  return ext_less(a, b);
+}
 inline bool operator<=(const ExtNum& a, const ExtNum& b) { return !(b < a); }
 inline bool operator>(const ExtNum& a, const ExtNum& b) { return b < a; }
 inline bool operator>=(const ExtNum& a, const ExtNum& b) { return !(a < b); }
@@ -37,8 +47,11 @@ struct ValueRange {
   ExtNum lo, hi;
   bool is_bool = false;
 
-  ValueRange();  // unknown_int
-  ValueRange(ExtNum lo_, ExtNum hi_, bool is_bool_ = false);  // throws InvalidRange if lo > hi
+  ValueRange() : lo(ExtNum::int_oo(-1)), hi(ExtNum::int_oo(1)) {}  // unknown_int
+  // throws InvalidRange if lo > hi or either end is NaN
+  ValueRange(ExtNum lo_, ExtNum hi_, bool is_bool_ = false) : lo(lo_), hi(hi_), is_bool(is_bool_) {
+    if (!(lo.kind == ExtNum::Kind::Int && hi.kind == ExtNum::Kind::Int && lo.i <= hi.i)) check_order();
+  }
   static ValueRange wrap(int64_t v) { return {ExtNum::of(v), ExtNum::of(v)}; }
   static ValueRange unknown() { return {ExtNum::oo(-1), ExtNum::oo(1)}; }
   static ValueRange unknown_int() { return {ExtNum::int_oo(-1), ExtNum::int_oo(1)}; }
@@ -54,6 +67,9 @@ struct ValueRange {
   bool known_true() const { return is_bool && lo.i == 1; }
   bool known_false() const { return is_bool && hi.i == 0; }
   std::string str() const;  // "[2, int_oo]"
+
+ private:
+  void check_order() const;  // the general lo <= hi test, off the finite-integer fast path
 };
 
 // Transfer functions on ranges (semantics.md B.2), exposed for tests and for `bound`.

@@ -27,11 +27,6 @@ PropContext::PropContext(const Graph& g, ShapeEnv& e, ValueTable& values, std::s
 
 void PropContext::begin_node(NodeId n) { node_ = n; }
 
-ArgId PropContext::arg(size_t i) const {
-  auto args = graph.node_args(node_);
-  return i < args.size() ? args[i] : ArgId();
-}
-
 ArgId PropContext::kwarg(Key k) const {
   const KeyId key = keys_[static_cast<size_t>(k)];
   if (!key.valid()) return {};
@@ -40,20 +35,10 @@ ArgId PropContext::kwarg(Key k) const {
 
 void PropContext::fail_message(std::string message) { throw_error(ErrorKind::Shape, std::move(message)); }
 
-ValId PropContext::value_of(ArgId a) const {
-  if (!a.valid() || graph.arg_kind(a) != ArgKind::Node)
-    throw_error(ErrorKind::BadInput, "expected a node reference argument");
-  return node_values_[graph.arg_node(a).index()];
-}
+void PropContext::fail_not_a_node() const { throw_error(ErrorKind::BadInput, "expected a node reference argument"); }
 
-bool PropContext::is_tensor(ArgId a) const {
-  return a.valid() && graph.arg_kind(a) == ArgKind::Node && vals.kind(value_of(a)) == ValKind::Tensor;
-}
-
-TensorId PropContext::tensor(ArgId a) const {
-  if (!is_tensor(a))
-    throw_error(ErrorKind::BadInput, fmt::format("node {} ({}): expected a tensor argument", node_name(), target()));
-  return vals.as_tensor(value_of(a));
+void PropContext::fail_not_a_tensor() const {
+  throw_error(ErrorKind::BadInput, fmt::format("node {} ({}): expected a tensor argument", node_name(), target()));
 }
 
 std::optional<TensorId> PropContext::opt_tensor(ArgId a) const {

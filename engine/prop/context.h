@@ -82,17 +82,29 @@ class PropContext {
   std::string_view node_name() const { return graph.node_name(node_); }
   std::string_view target() const { return graph.node_target(node_); }
   size_t num_args() const { return graph.node_args(node_).size(); }
-  ArgId arg(size_t i) const;      // invalid when the schema argument is absent
+  ArgId arg(size_t i) const {  // invalid when the schema argument is absent
+    auto args = graph.node_args(node_);
+    return i < args.size() ? args[i] : ArgId();
+  }
   ArgId kwarg(Key k) const;       // invalid when not given
   bool is_none(ArgId a) const { return !a.valid() || graph.arg_kind(a) == ArgKind::None; }
 
   // ---- reading arguments ------------------------------------------------------------
-  ValId value_of(ArgId a) const;  // a Node ARG's value
+  ValId value_of(ArgId a) const {  // a Node ARG's value
+    if (!a.valid() || graph.arg_kind(a) != ArgKind::Node) fail_not_a_node();
+    return node_values_[graph.arg_node(a).index()];
+  }
   ValId node_value(NodeId n) const { return node_values_[n.index()]; }
-  TensorId tensor(ArgId a) const;  // throws unless a tensor-valued node
+  TensorId tensor(ArgId a) const {  // throws unless a tensor-valued node
+    if (!is_tensor(a)) fail_not_a_tensor();
+    return vals.as_tensor(node_values_[graph.arg_node(a).index()]);
+  }
   TensorId tensor_arg(size_t i) const { return tensor(arg(i)); }
   std::optional<TensorId> opt_tensor(ArgId a) const;
-  bool is_tensor(ArgId a) const;
+  bool is_tensor(ArgId a) const {
+    return a.valid() && graph.arg_kind(a) == ArgKind::Node &&
+           vals.kind(node_values_[graph.arg_node(a).index()]) == ValKind::Tensor;
+  }
   // A list of tensors (cat, stack, index): null entries give invalid TensorIds.
   void tensor_list(ArgId a, std::vector<TensorId>& out) const;
   ExprId int_expr(ArgId a) const;           // int literal, bool literal, or a SymInt node
@@ -190,6 +202,8 @@ class PropContext {
   std::vector<ExprId> scratch_exprs;
 
  private:
+  [[noreturn, gnu::cold]] void fail_not_a_node() const;
+  [[noreturn, gnu::cold]] void fail_not_a_tensor() const;
   // Layout predicates (contiguous, channels_last, non-overlapping-and-dense) by the
   // hash-consed (sizes, strides) of a tensor: many tensors share a layout, and once a
   // predicate was decided (statically or by a guard) the answer cannot change.

@@ -30,29 +30,27 @@ TensorId ValueTable::add_tensor(DType dtype, std::span<const ExprId> sizes, std:
   m.storage = storage;
   m.storage_offset = storage_offset;
   m.data = nullptr;
-  // the spans may point into sizes_/strides_ themselves (a tensor shaped like another),
-  // and appending may reallocate: copy them out first
-  ExprId copy[2 * 255];
-  std::copy(sizes.begin(), sizes.end(), copy);
-  std::copy(strides.begin(), strides.end(), copy + sizes.size());
-  sizes_.insert(sizes_.end(), copy, copy + sizes.size());
-  strides_.insert(strides_.end(), copy + sizes.size(), copy + 2 * sizes.size());
+  // The spans may point into sizes_/strides_ themselves (a tensor shaped like another):
+  // grow first, so appending below cannot reallocate under them.
+  const size_t rank = sizes.size();
+  if (sizes_.size() + rank > sizes_.capacity() || strides_.size() + rank > strides_.capacity()) {
+    ExprId copy[2 * 255];
+    std::copy(sizes.begin(), sizes.end(), copy);
+    std::copy(strides.begin(), strides.end(), copy + rank);
+    sizes_.reserve(std::max(2 * sizes_.capacity(), sizes_.size() + rank));
+    strides_.reserve(std::max(2 * strides_.capacity(), strides_.size() + rank));
+    sizes_.insert(sizes_.end(), copy, copy + rank);
+    strides_.insert(strides_.end(), copy + rank, copy + 2 * rank);
+  } else {
+    const size_t base = sizes_.size();
+    sizes_.resize(base + rank);
+    strides_.resize(base + rank);
+    std::copy_n(sizes.data(), rank, sizes_.data() + base);  // the sources lie below `base`
+    std::copy_n(strides.data(), rank, strides_.data() + base);
+  }
   tensors_.push_back(m);
   return TensorId(static_cast<uint32_t>(tensors_.size() - 1));
 }
-
-ValId ValueTable::add(ValKind k, uint32_t payload, uint32_t count) {
-  kind_.push_back(k);
-  payload_.push_back(payload);
-  count_.push_back(count);
-  return ValId(static_cast<uint32_t>(kind_.size() - 1));
-}
-
-ValId ValueTable::none() { return add(ValKind::None, 0, 0); }
-ValId ValueTable::of_tensor(TensorId t) { return add(ValKind::Tensor, t.value, 0); }
-ValId ValueTable::of_int(ExprId e) { return add(ValKind::SymInt, e.value, 0); }
-ValId ValueTable::of_bool(ExprId e) { return add(ValKind::SymBool, e.value, 0); }
-ValId ValueTable::of_float(ExprId e) { return add(ValKind::SymFloat, e.value, 0); }
 
 void ValueTable::begin_list() { staging_marks_.push_back(static_cast<uint32_t>(staging_.size())); }
 void ValueTable::list_push(ValId v) { staging_.push_back(v); }

@@ -59,11 +59,11 @@ class ValueTable {
   uint32_t tensor_count() const { return static_cast<uint32_t>(tensors_.size()); }
 
   // ---- values ----
-  ValId none();
-  ValId of_tensor(TensorId t);
-  ValId of_int(ExprId e);
-  ValId of_bool(ExprId e);
-  ValId of_float(ExprId e);
+  ValId none() { return add(ValKind::None, 0, 0); }
+  ValId of_tensor(TensorId t) { return add(ValKind::Tensor, t.value, 0); }
+  ValId of_int(ExprId e) { return add(ValKind::SymInt, e.value, 0); }
+  ValId of_bool(ExprId e) { return add(ValKind::SymBool, e.value, 0); }
+  ValId of_float(ExprId e) { return add(ValKind::SymFloat, e.value, 0); }
   // Lists: start with begin_list(), push items with list_push(), close with end_list().
   // Items are staged in a scratch stack so nested lists work.
   void begin_list();
@@ -85,7 +85,12 @@ class ValueTable {
   }
 
  private:
-  ValId add(ValKind k, uint32_t payload, uint32_t count);
+  ValId add(ValKind k, uint32_t payload, uint32_t count) {
+    kind_.push_back(k);
+    payload_.push_back(payload);
+    count_.push_back(count);
+    return ValId(static_cast<uint32_t>(kind_.size() - 1));
+  }
 
   std::vector<TensorMeta> tensors_;
   std::vector<ExprId> sizes_, strides_;
