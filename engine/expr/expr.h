@@ -19,7 +19,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/checked_math.h"
 #include "core/typed_id.h"
 #include "expr/chunked_store.h"
 
@@ -103,6 +102,7 @@ class ExprArena {
   ExprArena();
 
   // ---- leaves -------------------------------------------------------------
+  static bool is_small_int(int64_t v) { return static_cast<uint64_t>(v) + kSmallIntBias < kSmallIntCount; }
   ExprId integer(int64_t v) {
     // small constants (sizes, strides, dims, the 1s and 2s of every layout question) come
     // from a direct table instead of the intern table
@@ -132,8 +132,11 @@ class ExprArena {
   ExprId add(ExprId a, ExprId b) {
     if (a == zero_id_) return b;
     if (b == zero_id_) return a;
-    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer) return integer(checked_add(payload(a), payload(b)));
-    return add_memoized(a, b);
+    int64_t r;
+    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer &&
+        !__builtin_add_overflow(payload(a), payload(b), &r) && is_small_int(r))
+      return integer(r);
+    return add_memoized(a, b);  // a large constant sum is found faster by the memo than by interning
   }
   ExprId add(std::span<const ExprId> terms);
   ExprId add(std::initializer_list<ExprId> terms) { return add(std::span<const ExprId>(terms.begin(), terms.size())); }
@@ -142,7 +145,10 @@ class ExprArena {
   ExprId mul(ExprId a, ExprId b) {
     if (a == one_id_) return b;
     if (b == one_id_) return a;
-    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer) return integer(checked_mul(payload(a), payload(b)));
+    int64_t r;
+    if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer &&
+        !__builtin_mul_overflow(payload(a), payload(b), &r) && is_small_int(r))
+      return integer(r);
     return mul_memoized(a, b);
   }
   ExprId mul(std::span<const ExprId> factors);
@@ -181,12 +187,12 @@ class ExprArena {
   ExprId opaque_unary(OpaqueFn fn, ExprId a);
 
   // relations: fold on numbers and on assumptions (A.3.3)
-  ExprId eq(ExprId a, ExprId b);
-  ExprId ne(ExprId a, ExprId b);
-  ExprId lt(ExprId a, ExprId b);
-  ExprId le(ExprId a, ExprId b);
-  ExprId gt(ExprId a, ExprId b);
-  ExprId ge(ExprId a, ExprId b);
+  ExprId eq(ExprId a, ExprId b) { return relation(ExprKind::Eq, a, b); }
+  ExprId ne(ExprId a, ExprId b) { return relation(ExprKind::Ne, a, b); }
+  ExprId lt(ExprId a, ExprId b) { return relation(ExprKind::Lt, a, b); }
+  ExprId le(ExprId a, ExprId b) { return relation(ExprKind::Le, a, b); }
+  ExprId gt(ExprId a, ExprId b) { return relation(ExprKind::Gt, a, b); }
+  ExprId ge(ExprId a, ExprId b) { return relation(ExprKind::Ge, a, b); }
   ExprId relation(ExprKind k, ExprId a, ExprId b) {
     if (kind(a) == ExprKind::Integer && kind(b) == ExprKind::Integer) return boolean(integer_relation(k, payload(a), payload(b)));
     // x ? x for anything but a Float (NaN is unequal to itself)

@@ -283,12 +283,6 @@ ExprId ExprArena::relation_uncached(ExprKind k, ExprId x, ExprId y) {
   return make_raw(k, ops);
 }
 
-ExprId ExprArena::eq(ExprId a, ExprId b) { return relation(ExprKind::Eq, a, b); }
-ExprId ExprArena::ne(ExprId a, ExprId b) { return relation(ExprKind::Ne, a, b); }
-ExprId ExprArena::lt(ExprId a, ExprId b) { return relation(ExprKind::Lt, a, b); }
-ExprId ExprArena::le(ExprId a, ExprId b) { return relation(ExprKind::Le, a, b); }
-ExprId ExprArena::gt(ExprId a, ExprId b) { return relation(ExprKind::Gt, a, b); }
-ExprId ExprArena::ge(ExprId a, ExprId b) { return relation(ExprKind::Ge, a, b); }
 
 // ---- And / Or / Not -----------------------------------------------------------------
 

@@ -388,18 +388,6 @@ bool PropContext::compute_is_non_overlapping_and_dense(TensorId t) {
 
 // ---- checks ---------------------------------------------------------------------------------
 
-bool PropContext::guard(ExprId cond) {
-  if (cond == ar.true_()) return true;
-  if (cond == ar.false_()) return false;
-  return env.guard_bool(cond, node_name());
-}
-
-bool PropContext::guard_or_false(ExprId cond) {
-  if (cond == ar.true_()) return true;
-  if (cond == ar.false_()) return false;
-  return env.guard_or_false(cond);
-}
-
 bool PropContext::guard_or_true(ExprId cond) {
   if (cond == ar.true_()) return true;
   if (cond == ar.false_()) return false;

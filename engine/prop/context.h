@@ -159,8 +159,18 @@ class PropContext {
   }
 
   // ---- checks through the ShapeEnv ------------------------------------------------------
-  bool guard(ExprId cond);           // evaluate_expr: static, else a guard from the hint
-  bool guard_or_false(ExprId cond);  // data-dependent -> false, no guard
+  // evaluate_expr: static, else a guard from the hint
+  bool guard(ExprId cond) {
+    if (cond == ar.true_()) return true;
+    if (cond == ar.false_()) return false;
+    return env.guard_bool(cond, node_name());
+  }
+  // data-dependent -> false, no guard
+  bool guard_or_false(ExprId cond) {
+    if (cond == ar.true_()) return true;
+    if (cond == ar.false_()) return false;
+    return env.guard_or_false(cond);
+  }
   bool guard_or_true(ExprId cond);
   bool known_true(ExprId cond) { return env.statically_known_true(cond); }
   int64_t guard_int(ExprId e);

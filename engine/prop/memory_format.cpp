@@ -32,8 +32,6 @@ bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
 
 }  // namespace
 
-bool decide(PropContext& ctx, ExprId cond) { return ctx.guard_or_false(cond); }
-
 // The layout predicates are PropContext's: cached by the hash-consed (sizes, strides),
 // so tensors sharing a layout ask the ShapeEnv once.
 bool layout_is_contiguous(PropContext& ctx, TensorId t) { return ctx.is_contiguous(t); }

@@ -12,7 +12,7 @@ namespace symshape {
 // Layout decisions: a hint-backed guard for backed sizes, "false" (no guard, no error)
 // when the answer depends on unbacked sizes, so stride propagation never raises a
 // data-dependent error (an undecided order falls back to row-major, as in PyTorch).
-bool decide(PropContext& ctx, ExprId cond);
+inline bool decide(PropContext& ctx, ExprId cond) { return ctx.guard_or_false(cond); }
 // c10's layout predicates (is_contiguous, is_contiguous(channels_last[_3d]),
 // is_non_overlapping_and_dense) in terms of decide().
 bool layout_is_contiguous(PropContext& ctx, TensorId t);

@@ -42,11 +42,9 @@ TensorId ValueTable::add_tensor(DType dtype, std::span<const ExprId> sizes, std:
     sizes_.insert(sizes_.end(), copy, copy + rank);
     strides_.insert(strides_.end(), copy + rank, copy + 2 * rank);
   } else {
-    const size_t base = sizes_.size();
-    sizes_.resize(base + rank);
-    strides_.resize(base + rank);
-    std::copy_n(sizes.data(), rank, sizes_.data() + base);  // the sources lie below `base`
-    std::copy_n(strides.data(), rank, strides_.data() + base);
+    // element-wise: push_back of an element of the same vector is valid without reallocation
+    for (size_t i = 0; i < rank; ++i) sizes_.push_back(sizes[i]);
+    for (size_t i = 0; i < rank; ++i) strides_.push_back(strides[i]);
   }
   tensors_.push_back(m);
   return TensorId(static_cast<uint32_t>(tensors_.size() - 1));
