@@ -6,7 +6,9 @@
 //      a relation of two constants becomes a constant, and a clause that is a true constant
 //      is decided (clause_decided: no lane work);
 //   1b. range_monotone_relations (guard_range_pass.cpp): a relation between a monotone chain
-//      of constant steps over one size and a constant becomes InRange on the size itself;
+//      of constant steps over one size and a constant (or between two such chains over the
+//      same size, when the sizes that satisfy it form one interval) becomes InRange on the
+//      size itself;
 //   2. remove_dead_instructions: what no instruction and no clause reads is dropped (the
 //      Consts that step 1 made unused, the chains that step 1b bypassed);
 //   3. analyse_poison: which results can be poisoned at all (a loaded size or a comparison of

@@ -177,6 +177,79 @@ TEST(GuardRangePass, RandomMonotoneChainsEqualTheScalarEvaluator) {
   EXPECT_GT(rewritten, 75u);  // most random chains are monotone single-size chains
 }
 
+// Ceil-mode pooling's guard compares two chains over the same size; both are periodic-affine
+// (no Min/Max), and this one holds for every size where nothing overflows.
+TEST(GuardRangePass, PoolingGuardOverOneSizeBecomesOneRangeCheck) {
+  ExprArena a;
+  const ExprId h = a.symbol("H", SymbolKind::Backed, kFactInteger);
+  const ExprId m1 = a.integer(-1), two = a.integer(2);
+  const ExprId x = a.floordiv(a.add(h, m1), two);  // (-1 + H)//2
+  const ExprId lhs = a.mul(two, a.floordiv(a.add(x, m1), two));
+  const ExprId clause = a.lt(lhs, a.add(a.integer(1), x));
+  const uint32_t col[] = {0};
+  const GuardProgram p = compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {1});
+  EXPECT_EQ(count_ops(p, GuardOp::InRange), 1u);
+  EXPECT_EQ(count_ops(p, GuardOp::FloorDivConst), 0u);
+  ASSERT_EQ(p.ranges.size(), 1u);
+  // -1 + H overflows only at INT64_MIN; 2*((x-1)//2) <= x - 1 < x + 1 everywhere else
+  EXPECT_EQ(p.ranges[0].safe_lo, kMin + 1);
+  EXPECT_EQ(p.ranges[0].pass_lo, kMin + 1);
+  EXPECT_EQ(p.ranges[0].pass_hi, kMax);
+  EXPECT_FALSE(p.ranges[0].negate);
+  std::mt19937_64 rng(9);
+  expect_matches_reference(a, clause, h, probe_values(a, clause, h, rng));
+}
+
+// Random pairs of chains over one size (Add/Sub, constant multipliers of both signs,
+// negation, floor division) under every relation: rewritten or not, the verdicts equal the
+// scalar evaluator's, densely around zero and at the change points of the reference.
+TEST(GuardRangePass, RandomTwoChainRelationsEqualTheScalarEvaluator) {
+  std::mt19937_64 rng(1234);
+  auto pick = [&](int64_t lo, int64_t hi) { return lo + int64_t(rng() % uint64_t(hi - lo + 1)); };
+  size_t rewritten = 0, relations = 0;
+  for (int round = 0; round < 200; ++round) {
+    ExprArena a;
+    const ExprId w = a.symbol("W", SymbolKind::Backed, kFactInteger);
+    auto chain = [&](ExprId x) {
+      try {
+        for (int64_t k = pick(0, 4); k > 0; --k) {
+          switch (pick(0, 5)) {
+            case 0: x = a.add(x, a.integer(pick(-9, 9))); break;
+            case 1: x = a.add(x, a.integer(pick(0, 1) ? kMax / 2 + pick(0, 100) : kMin / 2 - pick(0, 100))); break;
+            case 2: x = a.mul(a.integer(pick(2, 5)), x); break;
+            case 3: x = a.mul(a.integer(-pick(1, 3)), x); break;
+            default: x = a.floordiv(x, a.integer(pick(2, 8))); break;
+          }
+        }
+      } catch (const Error&) {  // a constant fold overflowed: keep what was built
+      }
+      return x;
+    };
+    // a shared prefix, as traced pooling guards have
+    const ExprId base = pick(0, 1) ? chain(w) : w;
+    const ExprId f = chain(base), g = chain(base);
+    ExprId clause;
+    switch (pick(0, 5)) {
+      case 0: clause = a.eq(f, g); break;
+      case 1: clause = a.ne(f, g); break;
+      case 2: clause = a.lt(f, g); break;
+      case 3: clause = a.le(f, g); break;
+      case 4: clause = a.gt(f, g); break;
+      default: clause = a.ge(f, g); break;
+    }
+    if (a.is_constant(clause)) continue;
+    ++relations;
+    const uint32_t col[] = {0};
+    const GuardProgram p = compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {1});
+    rewritten += count_ops(p, GuardOp::InRange);
+    std::vector<int64_t> values = probe_values(a, clause, w, rng);
+    for (int64_t x = -3000; x <= 3000; ++x) values.push_back(x);
+    expect_matches_reference(a, clause, w, values);
+  }
+  EXPECT_GT(relations, 150u);
+  EXPECT_GT(rewritten, relations / 3);  // most pairs give one interval (or none)
+}
+
 // The kernels skip storing lane states while every lane of a block passes; a single lane
 // that fails a later clause, at any position of a full block, must still get its verdict.
 TEST(GuardRangePass, LoneFailingLaneIsFoundAtEveryPositionOfABlock) {
