@@ -144,11 +144,14 @@ uint64_t affine_period(const std::vector<Step>& steps) {
   return period;
 }
 
-int64_t floor_div_i128(i128 a, i128 b) {  // b > 0, result within int64 for our uses
+// floor(a / b) and ceil(a / b) for b > 0; with a an int64 value (or an int64 minus a
+// residue) the quotient fits int64 again.
+i128 floor_div_i128(i128 a, i128 b) {
   i128 q = a / b;
   if (a % b != 0 && a < 0) --q;
-  return int64_t(q);
+  return q;
 }
+i128 ceil_div_i128(i128 a, i128 b) { return -floor_div_i128(-a, b); }
 
 // The x in `safe` where `f(x) rel g(x)` holds (rel one of Lt, Le, Gt, Ge, Eq), for chains
 // f, g without Min/Max over one size and P a common multiple of their periods; nullopt
@@ -167,18 +170,17 @@ std::optional<Interval> two_chain_true_set(GuardOp rel, const std::vector<Step>&
     }
   };
   std::vector<Interval> k_true(period);
-  std::vector<Interval> k_all(period);
   for (uint64_t r = 0; r < period; ++r) {
     // the k with k*P + r inside safe
-    const Interval ks{-floor_div_i128(-(i128(safe.lo) - i128(r)), P), floor_div_i128(i128(safe.hi) - i128(r), P)};
-    k_all[r] = ks;
+    const Interval ks{int64_t(ceil_div_i128(i128(safe.lo) - i128(r), P)),
+                      int64_t(floor_div_i128(i128(safe.hi) - i128(r), P))};
     if (ks.empty()) continue;
     auto x_of = [&](int64_t k) { return int64_t(i128(k) * P + i128(r)); };
     // the affine claim, checked where it is cheap to: three points on one line
-    if (ks.hi - ks.lo >= 2) {
+    const i128 span = i128(ks.hi) - i128(ks.lo);
+    if (span >= 2) {
       const i128 d0 = diff(x_of(ks.lo)), d1 = diff(x_of(ks.lo + 1)), dn = diff(x_of(ks.hi));
       const i128 step = d1 - d0;
-      const i128 span = i128(ks.hi) - i128(ks.lo);
       if (step > (i128(1) << 62) || step < -(i128(1) << 62)) return std::nullopt;
       if (dn - d0 != step * span) return std::nullopt;
     }
@@ -201,7 +203,7 @@ std::optional<Interval> two_chain_true_set(GuardOp rel, const std::vector<Step>&
   }
   if (!any) return Interval{};
   for (uint64_t r = 0; r < period; ++r) {
-    const int64_t k_lo = -floor_div_i128(-(lo - i128(r)), P), k_hi = floor_div_i128(hi - i128(r), P);
+    const i128 k_lo = ceil_div_i128(lo - i128(r), P), k_hi = floor_div_i128(hi - i128(r), P);
     if (k_lo > k_hi) continue;  // no x of this residue inside the hull
     if (k_true[r].empty() || k_lo < k_true[r].lo || k_hi > k_true[r].hi) return std::nullopt;
   }
