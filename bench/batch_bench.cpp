@@ -140,6 +140,26 @@ void BM_GuardEvalGraph(benchmark::State& state) {
 }
 BENCHMARK(BM_GuardEvalGraph)->DenseRange(0, 24)->ArgName("graph")->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Fixed cost of one call: a short stream (two tasks' worth) through the whole corpus.
+void BM_GuardEvalShort(benchmark::State& state) {
+  Sets& s = sets();
+  GuardEvalOptions o;
+  o.isa = isa_available(Isa::Avx2) ? Isa::Avx2 : default_isa();
+  o.threads = unsigned(state.range(1));
+  const size_t n = size_t(state.range(0));
+  std::vector<int32_t> verdict(n);
+  std::vector<GuardFailure> why(n);
+  for (auto _ : state) {
+    for (const GuardSet& g : s.sets) {
+      GuardEvalStats st;
+      evaluate_guards(g.program, g.examples, 0, n, verdict.data(), why.data(), o, &st);
+    }
+    benchmark::DoNotOptimize(verdict.data());
+  }
+  state.counters["calls_per_s"] = benchmark::Counter(double(state.iterations()) * double(s.sets.size()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_GuardEvalShort)->ArgsProduct({{512, 16384, 131072}, {1, 2}})->ArgNames({"examples", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -50,10 +50,9 @@ void analyse_narrow_blocks(GuardProgram& p) {
   std::vector<uint8_t> may(n, 0);  // may be poisoned in a narrow block
   nw.flags.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
-    // the registers this instruction reads (LoadStride's a and b are an input and a dim,
-    // the divisions' b a divider)
+    // the registers this instruction reads (the divisions' b is a divider)
     const GuardOp op = p.op[i];
-    const bool nullary = op == GuardOp::LoadSize || op == GuardOp::LoadStride || op == GuardOp::Const;
+    const bool nullary = op == GuardOp::LoadSize || op == GuardOp::Const;
     const bool unary = op == GuardOp::Neg || op == GuardOp::MulConst || op == GuardOp::FloorDivConst ||
                        op == GuardOp::ModConst || op == GuardOp::Not || op == GuardOp::InRange;
     const bool reads_a = !nullary, reads_b = !nullary && !unary && !(p.flags[i] & guard_flag::kImmB);
@@ -67,17 +66,6 @@ void analyse_narrow_blocks(GuardProgram& p) {
       case GuardOp::LoadSize:
         out = {0, size_max};
         break;
-      case GuardOp::LoadStride: {
-        uint32_t first = 0;
-        for (uint32_t q = 0; q < p.a[i]; ++q) first += p.ranks[q];
-        Wide prod = 1;
-        for (uint32_t k = first + p.b[i] + 1; k < first + p.ranks[p.a[i]]; ++k) {
-          prod *= size_max;
-          if (prod > kMax) overflow = true, prod = kMax;
-        }
-        out = {1, prod};
-        break;
-      }
       case GuardOp::Const: out = {p.imm[i], p.imm[i]}; break;
       case GuardOp::Add: out = {ra.lo + rb.lo, ra.hi + rb.hi}; break;
       case GuardOp::Sub: out = {ra.lo - rb.hi, ra.hi - rb.lo}; break;

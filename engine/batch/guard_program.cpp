@@ -130,9 +130,7 @@ class Compiler {
     uint32_t r;
     switch (in.kind) {
       case SourceKind::Size: r = emit(GuardOp::LoadSize, 0, 0, first_column_[in.placeholder] + in.dim); break;
-      case SourceKind::Stride:  // the last dim's contiguous stride is the empty product
-        r = in.dim + 1 == p_.ranks[in.placeholder] ? constant(1) : emit(GuardOp::LoadStride, in.placeholder, in.dim);
-        break;
+      case SourceKind::Stride: r = contiguous_stride(in.placeholder, in.dim); break;
       case SourceKind::StorageOffset: r = constant(0); break;
       case SourceKind::Constant: {
         // a phantom root of derived dims: (size - add) // mul of the size it was solved from;
@@ -148,6 +146,21 @@ class Compiler {
       default: throw Error(ErrorKind::Unsupported, "guard program: input source kind without a column");
     }
     return source_reg_[key] = r;
+  }
+
+  // Inputs are contiguous: stride[d] = Max(size[d + 1], 1) * stride[d + 1], and the last
+  // dim's stride is the empty product. Built from the right, so every stride of an input
+  // shares the products of the ones to its right, and the narrow pass sees each factor's
+  // range (two sizes multiply in 32 bits). The factors are at least 1, so the product
+  // leaves int64 at some step exactly when the whole product does: the poison is the same
+  // whatever the order of the steps.
+  uint32_t contiguous_stride(uint32_t placeholder, uint32_t dim) {
+    if (dim + 1 >= p_.ranks[placeholder]) return constant(1);
+    const InputSource size{SourceId(), placeholder, SourceKind::Size, dim + 1};
+    const uint32_t factor = emit(GuardOp::Max, load_input(size), constant(1));
+    if (dim + 2 == p_.ranks[placeholder]) return factor;
+    const InputSource right{SourceId(), placeholder, SourceKind::Stride, dim + 1};
+    return emit(GuardOp::Mul, factor, load_input(right));
   }
 
   uint32_t load_source(SourceId src) {

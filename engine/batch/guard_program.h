@@ -29,7 +29,6 @@ namespace symshape {
 
 enum class GuardOp : uint8_t {
   LoadSize,       // dst = size column imm
-  LoadStride,     // dst = contiguous stride of placeholder a's dim b (product of Max(size, 1) to the right)
   Const,          // dst = imm
   Add, Sub, Mul,  // dst = a op b, overflow poisons the example
   MulConst,       // dst = a * imm
@@ -111,7 +110,7 @@ struct GuardProgram {
 
   // What the examples must look like at all: the declared rank of every input.
   std::vector<uint32_t> ranks;
-  // The size columns the program reads (LoadSize, LoadStride), ascending: what a narrow
+  // The size columns the program reads (LoadSize), ascending: what a narrow
   // block checks, and what the evaluator prefetches for the next block.
   std::vector<uint32_t> columns_read;
 

@@ -12,7 +12,6 @@ namespace {
 std::string_view op_name(GuardOp op) {
   switch (op) {
     case GuardOp::LoadSize: return "size";
-    case GuardOp::LoadStride: return "stride";
     case GuardOp::Const: return "const";
     case GuardOp::Add: return "add";
     case GuardOp::Sub: return "sub";
@@ -49,7 +48,6 @@ std::string operands(const GuardProgram& p, size_t i) {
   const bool imm_b = p.flags[i] & guard_flag::kImmB;
   switch (p.op[i]) {
     case GuardOp::LoadSize: return fmt::format("column {}", p.imm[i]);
-    case GuardOp::LoadStride: return fmt::format("input {} dim {}", p.a[i], p.b[i]);
     case GuardOp::Const: return fmt::format("{}", p.imm[i]);
     case GuardOp::Poison: return "";
     case GuardOp::Fallback: return fmt::format("scalar program {}", p.imm[i]);

@@ -116,7 +116,7 @@ void analyse_poison(GuardProgram& p) {
     uint8_t m = 0;
     switch (p.op[i]) {
       case GuardOp::LoadSize: case GuardOp::Const: m = 0; break;
-      case GuardOp::LoadStride: case GuardOp::Poison: case GuardOp::Fallback: case GuardOp::Add: case GuardOp::Sub:
+      case GuardOp::Poison: case GuardOp::Fallback: case GuardOp::Add: case GuardOp::Sub:
       case GuardOp::Mul: case GuardOp::MulConst: case GuardOp::Neg:
         m = 1;  // overflow, an unbound symbol, a scalar error
         break;
@@ -128,7 +128,7 @@ void analyse_poison(GuardProgram& p) {
     uint8_t f = uint8_t(p.flags[i] & (guard_flag::kImmB | guard_flag::kFused));
     if (m) f |= guard_flag::kPoisonOut;
     switch (p.op[i]) {
-      case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: case GuardOp::Fallback:
+      case GuardOp::LoadSize: case GuardOp::Const: case GuardOp::Poison: case GuardOp::Fallback:
         break;
       case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
       case GuardOp::InRange:
@@ -215,10 +215,6 @@ void collect_columns_read(GuardProgram& p) {
   std::vector<uint8_t> used(total, 0);
   for (size_t i = 0; i < p.op.size(); ++i) {
     if (p.op[i] == GuardOp::LoadSize && uint64_t(p.imm[i]) < total) used[size_t(p.imm[i])] = 1;
-    if (p.op[i] != GuardOp::LoadStride) continue;
-    uint32_t first = 0;
-    for (uint32_t q = 0; q < p.a[i]; ++q) first += p.ranks[q];
-    for (uint32_t k = first + p.b[i] + 1; k < first + p.ranks[p.a[i]]; ++k) used[k] = 1;
   }
   p.columns_read.clear();
   for (uint32_t c = 0; c < total; ++c)

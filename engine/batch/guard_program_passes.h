@@ -32,7 +32,7 @@ inline bool is_comparison(GuardOp op) { return op >= GuardOp::Eq && op <= GuardO
 template <class Program, class Fn>
 void for_each_register_read(Program& p, size_t i, Fn&& fn) {
   switch (p.op[i]) {
-    case GuardOp::LoadSize: case GuardOp::LoadStride: case GuardOp::Const: case GuardOp::Poison: break;
+    case GuardOp::LoadSize: case GuardOp::Const: case GuardOp::Poison: break;
     case GuardOp::Neg: case GuardOp::MulConst: case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not:
     case GuardOp::InRange:
       fn(p.a[i]);
