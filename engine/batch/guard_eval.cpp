@@ -151,12 +151,8 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
         for (size_t k = 0; k < outputs.size(); ++k) s.outputs[k] = outputs[k] + (row0 - begin);
         a.outputs = s.outputs.data();
       }
-      // the next block's sizes: each column's block is one 4 KB page, where the hardware
-      // prefetcher stops, so a block would otherwise start with a cache miss per column
-      if (blk + 1 != r.end() && row0 + 2 * kBlock <= end)
-        for (uint32_t c : p.columns_read)
-          if (c < s.columns.size())
-            for (size_t off = 0; off < kBlock; off += 64 / sizeof(int64_t)) __builtin_prefetch(s.columns[c] + row0 + kBlock + off);
+      // the next block's sizes (the kernel spreads the prefetches over its instructions)
+      if (blk + 1 != r.end() && row0 + 2 * kBlock <= end) a.prefetch_row0 = row0 + kBlock;
       kernel(a);
       local += a.clauses;
       ++local_blocks;

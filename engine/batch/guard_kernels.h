@@ -29,6 +29,7 @@ struct BlockArgs {
   int32_t* verdict;                // lanes
   uint8_t* failure;                // lanes (GuardFailure)
   int64_t* const* outputs = nullptr;  // per program output: lanes, or null for no outputs
+  size_t prefetch_row0 = SIZE_MAX;  // the next block's first row, prefetched while this one runs; SIZE_MAX: none
   uint64_t clauses = 0;            // out: relations checked
   bool narrow = false;             // out: the block ran the narrow variant (GuardProgram::Narrow)
 };
