@@ -66,6 +66,8 @@ inline constexpr uint8_t kFused = 16;     // a relation that is exactly its clau
 // narrow blocks only (GuardProgram::Narrow::flags)
 inline constexpr uint8_t kNarrowMul32 = 32;  // Mul / MulConst: both operands in [0, 2**32): one 32x32->64 multiply
 inline constexpr uint8_t kNarrowDiv = 64;    // FloorDivConst / ModConst: operand in [0, 2**30): multiply and shift
+// both variants
+inline constexpr uint8_t kUnread = 128;  // a Const only decided clauses name: no lane work
 }  // namespace guard_flag
 
 // A narrow block: every size it reads is below this (and not negative). See

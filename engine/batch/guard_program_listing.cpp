@@ -73,6 +73,7 @@ std::string program_listing(const GuardProgram& p) {
   for (size_t i = 0; i < p.op.size(); ++i) {
     std::string line = fmt::format("r{} = {} {}", p.dst[i], op_name(p.op[i]), operands(p, i));
     if (p.flags[i] & guard_flag::kPoisonOut) line += "  (may overflow)";
+    if (p.flags[i] & guard_flag::kUnread) line += "  (not computed)";
     while (clause < p.clause_end.size() && p.clause_end[clause] == i + 1) {
       const std::string how = p.clause_decided[clause] ? " (always true)"
                               : p.clause_fused[clause] ? ""

@@ -209,6 +209,20 @@ void allocate_registers(GuardProgram& p) {
   p.num_registers = count;
 }
 
+void mark_unread_constants(GuardProgram& p) {
+  const size_t n = p.op.size();
+  std::vector<uint8_t> read(n, 0);
+  for (size_t i = 0; i < n; ++i) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { read[r] = 1; });
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)
+    if (!p.clause_decided[c]) read[p.clause_reg[c]] = 1;
+  for (uint32_t r : p.output_reg) read[r] = 1;
+  for (size_t i = 0; i < n; ++i)
+    if (p.op[i] == GuardOp::Const && !read[i]) {
+      p.flags[i] |= guard_flag::kUnread;
+      if (p.narrow.available) p.narrow.flags[i] |= guard_flag::kUnread;
+    }
+}
+
 void collect_columns_read(GuardProgram& p) {
   uint32_t total = 0;
   for (uint32_t rk : p.ranks) total += rk;
@@ -229,6 +243,7 @@ void finish_program(GuardProgram& p) {
   analyse_poison(p);
   fuse_clause_checks(p);
   analyse_narrow_blocks(p);
+  mark_unread_constants(p);
   allocate_registers(p);
   collect_columns_read(p);
 }

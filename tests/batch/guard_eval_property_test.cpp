@@ -236,7 +236,8 @@ TEST(GuardEval, OverflowFailsTheClauseWithAReason) {
 
 // A clause that is a true constant (storage_offset() == 0 and the last dim's stride() == 1
 // for examples given as sizes) is decided when compiled: no lane work, but it keeps its
-// place in the clause numbering and counts as checked.
+// place in the clause numbering and counts as checked. Its constant is not even written
+// (kUnread) unless something else reads it.
 TEST(GuardEval, DecidedClausesKeepTheirNumbersAndCount) {
   ExprArena a;
   const ExprId x = a.symbol("x", SymbolKind::Backed, kFactInteger);
@@ -244,6 +245,14 @@ TEST(GuardEval, DecidedClausesKeepTheirNumbersAndCount) {
   const uint32_t col[] = {0};
   const GuardProgram p = compile_clauses(a, clauses, col, {1});
   EXPECT_EQ(p.clause_decided, (std::vector<uint8_t>{0, 1, 0}));
+  size_t unread = 0;
+  for (size_t i = 0; i < p.op.size(); ++i)
+    if (p.flags[i] & guard_flag::kUnread) {
+      EXPECT_EQ(p.op[i], GuardOp::Const);
+      EXPECT_EQ(p.dst[i], p.clause_reg[1]);
+      ++unread;
+    }
+  EXPECT_EQ(unread, 1u);
   const ExampleColumns ex = ExampleColumns::from_columns({1}, {{5, 11, 1}});
   int32_t v[3];
   GuardFailure why[3];
