@@ -43,6 +43,12 @@ struct Vec {
   static T mul32(T x, T y) { return int64_t(uint64_t(uint32_t(x)) * uint64_t(uint32_t(y))); }
   static T srl(T x, int s) { return int64_t(uint64_t(x) >> s); }
   static T udiv(T x, const libdivide::libdivide_u64_t* d) { return int64_t(libdivide::libdivide_u64_do(uint64_t(x), d)); }
+  // Python's floor division and modulo for |x|, |y| < 2**50, y != 0
+  static void floor_divmod_small(T x, T y, T& q, T& r) {
+    q = x / y;
+    r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) --q, r += y;
+  }
 };
 #include "batch/guard_kernel_body.inc"
 }  // namespace

@@ -36,6 +36,7 @@ Wide wide_floor_div(Wide a, Wide c) { return a >= 0 ? a / c : -((-a + c - 1) / c
 
 constexpr Wide kMul32Limit = Wide(1) << 32;
 constexpr Wide kDivLimit = Wide(1) << 30;  // narrow division: operand in [0, 2**30)
+constexpr Wide kDoubleDivLimit = Wide(1) << 50;  // narrow register division: operands in (-2**50, 2**50)
 
 }  // namespace
 
@@ -86,6 +87,18 @@ void analyse_narrow_blocks(GuardProgram& p) {
         out = {0, p.imm[i] - 1};
         if (ra.within(0, kDivLimit - 1) && Wide(p.imm[i]) < kDivLimit) extra = guard_flag::kNarrowDiv;
         break;
+      case GuardOp::FloorDiv:
+      case GuardOp::Mod: {
+        // poisoned by a zero divisor (and INT64_MIN // -1, outside every narrow range);
+        // |a // b| <= |a| and |a % b| < |b| once b != 0
+        const Wide ma = std::max(-ra.lo, ra.hi), mb = std::max(-rb.lo, rb.hi);
+        overflow = rb.lo <= 0 && rb.hi >= 0;
+        if (p.op[i] == GuardOp::FloorDiv) out = ra.lo >= 0 && rb.lo >= 0 ? Range{0, ra.hi} : Range{-ma, ma};
+        else out = rb.lo >= 0 ? Range{0, std::max<Wide>(rb.hi - 1, 0)} : Range{-(mb - 1), mb - 1};
+        if (ra.within(-kDoubleDivLimit + 1, kDoubleDivLimit - 1) && rb.within(-kDoubleDivLimit + 1, kDoubleDivLimit - 1))
+          extra = guard_flag::kNarrowDiv;
+        break;
+      }
       case GuardOp::Min: out = {std::min(ra.lo, rb.lo), std::min(ra.hi, rb.hi)}; break;
       case GuardOp::Max: out = {std::max(ra.lo, rb.lo), std::max(ra.hi, rb.hi)}; break;
       case GuardOp::InRange: {
@@ -115,7 +128,8 @@ void analyse_narrow_blocks(GuardProgram& p) {
   nw.div_magic.assign(p.dividers.size(), 0);
   nw.div_shift.assign(p.dividers.size(), 0);
   for (size_t i = 0; i < n; ++i) {
-    if (!(nw.flags[i] & guard_flag::kNarrowDiv)) continue;
+    if (!(nw.flags[i] & guard_flag::kNarrowDiv) || (p.op[i] != GuardOp::FloorDivConst && p.op[i] != GuardOp::ModConst))
+      continue;
     const uint64_t c = uint64_t(p.imm[i]);
     uint32_t l = 0;
     while ((uint64_t(1) << l) < c) ++l;  // ceil(log2 c)

@@ -248,12 +248,12 @@ class Compiler {
       case ExprKind::CleanDiv:
       case ExprKind::Mod:
       case ExprKind::PythonMod: {
-        if (!positive_constant(ar_.operand(e, 1))) {
-          r = fallback(e);
+        const bool div = ar_.kind(e) == ExprKind::FloorDiv || ar_.kind(e) == ExprKind::CleanDiv;
+        if (!positive_constant(ar_.operand(e, 1))) {  // a symbolic (or negative) divisor
+          r = emit(div ? GuardOp::FloorDiv : GuardOp::Mod, value(ar_.operand(e, 0)), value(ar_.operand(e, 1)));
           break;
         }
         const int64_t c = ar_.int_value(ar_.operand(e, 1));
-        const bool div = ar_.kind(e) == ExprKind::FloorDiv || ar_.kind(e) == ExprKind::CleanDiv;
         p_.dividers.push_back(libdivide::libdivide_u64_gen(uint64_t(c)));
         r = emit(div ? GuardOp::FloorDivConst : GuardOp::ModConst, value(ar_.operand(e, 0)),
                  uint32_t(p_.dividers.size() - 1), c);

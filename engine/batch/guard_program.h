@@ -35,6 +35,8 @@ enum class GuardOp : uint8_t {
   Neg,
   FloorDivConst,  // dst = a // imm (imm > 0), through libdivide: dividers[b]
   ModConst,       // dst = a % imm, Python sign (imm > 0), dividers[b]
+  FloorDiv, Mod,  // dst = a // b, a % b with a register divisor (Python signs); a zero
+                  // divisor or INT64_MIN // -1 poisons the example
   Min, Max,
   Eq, Ne, Lt, Le, Gt, Ge,  // dst = 0/1
   And, Or, Not,
@@ -65,7 +67,8 @@ inline constexpr uint8_t kImmB = 8;       // operand b is the constant imm, not 
 inline constexpr uint8_t kFused = 16;     // a relation that is exactly its clause: the verdict is updated in place
 // narrow blocks only (GuardProgram::Narrow::flags)
 inline constexpr uint8_t kNarrowMul32 = 32;  // Mul / MulConst: both operands in [0, 2**32): one 32x32->64 multiply
-inline constexpr uint8_t kNarrowDiv = 64;    // FloorDivConst / ModConst: operand in [0, 2**30): multiply and shift
+inline constexpr uint8_t kNarrowDiv = 64;    // FloorDivConst / ModConst: operand in [0, 2**30): multiply and shift;
+                                             // FloorDiv / Mod: both operands in (-2**50, 2**50): in doubles
 // both variants
 inline constexpr uint8_t kUnread = 128;  // a Const only decided clauses name: no lane work
 }  // namespace guard_flag

@@ -20,6 +20,8 @@ std::string_view op_name(GuardOp op) {
     case GuardOp::Neg: return "neg";
     case GuardOp::FloorDivConst: return "floordiv";
     case GuardOp::ModConst: return "mod";
+    case GuardOp::FloorDiv: return "floordiv";
+    case GuardOp::Mod: return "mod";
     case GuardOp::Min: return "min";
     case GuardOp::Max: return "max";
     case GuardOp::Eq: return "eq";

@@ -117,8 +117,8 @@ void analyse_poison(GuardProgram& p) {
     switch (p.op[i]) {
       case GuardOp::LoadSize: case GuardOp::Const: m = 0; break;
       case GuardOp::Poison: case GuardOp::Fallback: case GuardOp::Add: case GuardOp::Sub:
-      case GuardOp::Mul: case GuardOp::MulConst: case GuardOp::Neg:
-        m = 1;  // overflow, an unbound symbol, a scalar error
+      case GuardOp::Mul: case GuardOp::MulConst: case GuardOp::Neg: case GuardOp::FloorDiv: case GuardOp::Mod:
+        m = 1;  // overflow, an unbound symbol, a scalar error, a zero divisor
         break;
       case GuardOp::FloorDivConst: case GuardOp::ModConst: case GuardOp::Not: m = may[p.a[i]]; break;
       case GuardOp::InRange: m = !p.ranges[size_t(p.imm[i])].always_safe(); break;  // poisoned outside its safe sizes

@@ -1,7 +1,7 @@
 // The vectorised guard evaluator equals the scalar reference (engine/expr evaluate()) on
 // seeded random clause sets and examples, at every instruction set this CPU has and at
-// 1, 2 and 4 threads: negative values, int64 overflow, zero divisors (through the scalar
-// fallback), int_oo and unbound symbols included.
+// 1, 2 and 4 threads: negative values, int64 overflow, zero and negative register divisors,
+// int_oo (through the scalar fallback) and unbound symbols included.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -44,9 +44,10 @@ struct ClauseGen {
       case 5: return a.mod(x, a.integer(pick(1, 40)));
       case 6: return a.min(x, y);
       case 7: return a.max(x, y);
-      case 8: {  // a symbolic divisor: the scalar fallback path, zero divisors included
+      case 8: {  // a register divisor (a symbol or a derived value): zero and negative divisors included
         try {
-          return a.floordiv(x, syms[0]);
+          const ExprId d = pick(0, 1) ? syms[size_t(pick(0, int64_t(syms.size()) - 1))] : y;
+          return pick(0, 1) ? a.floordiv(x, d) : a.mod(x, d);
         } catch (const Error&) {
           return x;
         }
@@ -165,7 +166,7 @@ TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount)
 TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
   std::mt19937_64 rng(4242);
   uint64_t narrow = 0, exact = 0;
-  size_t passing = 0, narrow_divisions = 0, narrow_multiplies = 0;
+  size_t passing = 0, narrow_divisions = 0, narrow_multiplies = 0, narrow_register_divisions = 0;
   for (int round = 0; round < 120; ++round) {
     ExprArena a;
     const std::vector<ExprId> syms = three_symbols(a);
@@ -192,9 +193,11 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
       }
     const std::vector<int32_t> want = reference(a, clauses, syms, cols, n);
     const GuardProgram p = compile_clauses(a, clauses, symbol_column, {3});
-    for (uint8_t f : p.narrow.flags) {
+    for (size_t i = 0; i < p.narrow.flags.size(); ++i) {
+      const uint8_t f = p.narrow.flags[i];
       narrow_divisions += (f & guard_flag::kNarrowDiv) != 0;
       narrow_multiplies += (f & guard_flag::kNarrowMul32) != 0;
+      narrow_register_divisions += (f & guard_flag::kNarrowDiv) && (p.op[i] == GuardOp::FloorDiv || p.op[i] == GuardOp::Mod);
     }
     const ExampleColumns ex = ExampleColumns::from_columns({3}, cols);
     for (Isa isa : kEveryIsa) {
@@ -214,6 +217,7 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
   EXPECT_GT(exact, 100u);
   EXPECT_GT(narrow_divisions, 20u);  // the narrow variants are exercised
   EXPECT_GT(narrow_multiplies, 20u);
+  EXPECT_GT(narrow_register_divisions, 5u);  // // and % by a register, in doubles
   EXPECT_GT(passing, 10000u);
 }
 
