@@ -104,7 +104,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   auto* const kernel = kernel_for(isa);
   static_assert(sizeof(GuardFailure) == 1);
   const size_t nblocks = (end - begin + kBlock - 1) / kBlock;
-  std::atomic<uint64_t> clauses{0}, blocks{0}, narrow_blocks{0};
+  std::atomic<uint64_t> clauses{0}, blocks{0}, narrow_blocks{0}, positive_blocks{0};
   tbb::enumerable_thread_specific<Scratch> scratch;
   // every example gives every input its declared rank, and those are the traced ranks
   bool declared_ranks = ex.all_declared_ranks() && ex.num_placeholders() == p.ranks.size();
@@ -120,7 +120,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
     s.rank_ok.resize(kBlock);
     s.columns.resize(ex.num_columns());
     for (uint32_t k = 0; k < ex.num_columns(); ++k) s.columns[k] = ex.column(k);
-    uint64_t local = 0, local_blocks = 0, local_narrow = 0;
+    uint64_t local = 0, local_blocks = 0, local_narrow = 0, local_positive = 0;
     for (size_t blk = r.begin(); blk != r.end(); ++blk) {
       const size_t row0 = begin + blk * kBlock;
       const size_t lanes = std::min(kBlock, end - row0);
@@ -157,10 +157,12 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
       local += a.clauses;
       ++local_blocks;
       local_narrow += a.narrow;
+      local_positive += a.positive;
     }
     clauses += local;
     blocks += local_blocks;
     narrow_blocks += local_narrow;
+    positive_blocks += local_positive;
   };
   // Fixed grain: the block split, and so every verdict, is the same at any thread count.
   const tbb::blocked_range<size_t> range(0, nblocks, kTaskBlocks);
@@ -173,6 +175,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
     stats->clauses += clauses.load();
     stats->blocks += blocks.load();
     stats->narrow_blocks += narrow_blocks.load();
+    stats->positive_blocks += positive_blocks.load();
   }
 }
 

@@ -32,6 +32,7 @@ struct BlockArgs {
   size_t prefetch_row0 = SIZE_MAX;  // the next block's first row, prefetched while this one runs; SIZE_MAX: none
   uint64_t clauses = 0;            // out: relations checked
   bool narrow = false;             // out: the block ran the narrow variant (GuardProgram::Narrow)
+  bool positive = false;           // out: ... and skipped what holds in a positive block
 };
 
 // A lane's state once it failed: clause c false (reason 1) or poisoned (reason 2), or its

@@ -78,12 +78,18 @@ class Compiler {
     std::vector<uint32_t> eq_line;
     for (size_t i = 0; i < pg.text.size(); ++i)
       if (!pg.exprs[i].valid() && !pg.text[i].starts_with("not math.isnan(")) eq_line.push_back(uint32_t(i));
+    std::unordered_map<uint32_t, int64_t> pinned;  // size column -> constant, by an earlier source equality
     for (size_t j = 0; j < pg.source_equalities.size(); ++j) {
       const auto& [src, expr] = pg.source_equalities[j];
       const uint32_t lhs = load_source(src);
       const uint32_t rhs = value(expr);
       const uint32_t line = j < eq_line.size() ? eq_line[j] : 0;
       finish_clause(emit(GuardOp::Eq, lhs, rhs), j < eq_line.size() ? pg.text[line] : std::string("source equality"), line);
+      const InputSource* in = input_source(src);
+      if (!in) continue;
+      if (in->kind == SourceKind::Stride) p_.clause_positive.back() = stride_identity_in_positive_blocks(*in, expr, pinned);
+      if (in->kind == SourceKind::Size && ar_.kind(expr) == ExprKind::Integer)
+        pinned.emplace(first_column_[in->placeholder] + in->dim, ar_.int_value(expr));
     }
     for (size_t i = 0; i < pg.exprs.size(); ++i) {
       const ExprId e = pg.exprs[i];
@@ -110,7 +116,57 @@ class Compiler {
     p_.output_name.push_back(std::move(name));
   }
 
+  // A contiguous stride guard `stride()[d] == E` in a positive narrow block (every size it
+  // reads in [1, kNarrowSizeLimit)): when E is the product of the sizes right of d, each
+  // either a constant c >= 1 that an earlier source equality pinned that size to (so every
+  // lane still alive here has it) or the symbol bound to exactly that size, both sides are
+  // the same product of positive factors (Max(s, 1) == s there), and it is below INT64_MAX,
+  // so the guard holds for every live lane.
+  bool stride_identity_in_positive_blocks(const InputSource& in, ExprId expr,
+                                          const std::unordered_map<uint32_t, int64_t>& pinned) const {
+    const std::span<const ExprId> one(&expr, 1);
+    const std::span<const ExprId> factors = ar_.kind(expr) == ExprKind::Mul ? ar_.operands(expr) : one;
+    __extension__ typedef __int128 Wide;
+    Wide coefficient = 1, pinned_product = 1, bound = 1;
+    std::vector<uint32_t> dims;  // the sizes E names by their symbols
+    for (ExprId f : factors) {
+      if (ar_.kind(f) == ExprKind::Integer) {
+        coefficient *= ar_.int_value(f);
+        continue;
+      }
+      if (ar_.kind(f) != ExprKind::Symbol) return false;
+      auto it = symbol_source_.find(ar_.symbol_id(f).index());
+      if (it == symbol_source_.end()) return false;
+      const InputSource& s = it->second;
+      if (s.kind != SourceKind::Size || s.placeholder != in.placeholder || s.dim <= in.dim) return false;
+      dims.push_back(s.dim);
+    }
+    std::sort(dims.begin(), dims.end());
+    size_t next = 0;
+    for (uint32_t k = in.dim + 1; k < p_.ranks[in.placeholder]; ++k) {
+      auto pin = pinned.find(first_column_[in.placeholder] + k);
+      if (next < dims.size() && dims[next] == k) {  // named by its symbol
+        ++next;
+        bound *= Wide(kNarrowSizeLimit - 1);
+      } else if (pin != pinned.end() && pin->second >= 1) {
+        pinned_product *= pin->second;
+        bound *= pin->second;
+      } else {
+        return false;
+      }
+      if (bound > Wide(std::numeric_limits<int64_t>::max())) return false;
+    }
+    return next == dims.size() && coefficient == pinned_product;
+  }
+
+  const InputSource* input_source(SourceId src) const {
+    for (const InputSource& in : s_->prop->input_sources())
+      if (in.source == src) return &in;
+    return nullptr;
+  }
+
   void finish_clause(uint32_t reg, const std::string& text, uint32_t line) {
+    p_.clause_positive.push_back(0);
     p_.clause_line.push_back(line);
     p_.clause_reg.push_back(reg);
     p_.clause_end.push_back(uint32_t(p_.op.size()));

@@ -98,6 +98,7 @@ struct GuardProgram {
   std::vector<uint8_t> clause_poison;    // 1: the clause register may be poisoned
   std::vector<uint8_t> clause_fused;     // 1: its last instruction (kFused) updates the verdict itself
   std::vector<uint8_t> clause_decided;   // 1: holds for every example (a true constant): no lane work
+  std::vector<uint8_t> clause_positive;  // 1: holds for every live lane of a positive narrow block (see Narrow)
 
   // Fallback clauses (kinds with no vector kernel: Piecewise, float arithmetic, ...).
   struct Fallback {
@@ -124,8 +125,14 @@ struct GuardProgram {
   // overflow; `flags` replaces the instruction flags there (poison bits recomputed, plus
   // kNarrowMul32 / kNarrowDiv), and clause_poison / output_poison likewise. Unavailable
   // for programs with a Fallback or Poison instruction.
+  // A positive narrow block (every size it reads in [1, kNarrowSizeLimit): the common
+  // case) also skips the clauses that hold there for every live lane (clause_positive: the
+  // stride guards of contiguous inputs) and the instructions only they need
+  // (positive_skip, per instruction).
   struct Narrow {
     bool available = false;
+    bool positive_available = false;
+    std::vector<uint8_t> positive_skip;
     std::vector<uint8_t> flags;
     std::vector<uint8_t> clause_poison, output_poison;
     std::vector<uint64_t> div_magic;  // per divider: m with floor(x / c) == (x * m) >> div_shift for x < 2**30

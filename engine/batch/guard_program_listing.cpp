@@ -76,6 +76,7 @@ std::string program_listing(const GuardProgram& p) {
     std::string line = fmt::format("r{} = {} {}", p.dst[i], op_name(p.op[i]), operands(p, i));
     if (p.flags[i] & guard_flag::kPoisonOut) line += "  (may overflow)";
     if (p.flags[i] & guard_flag::kUnread) line += "  (not computed)";
+    if (p.narrow.positive_available && p.narrow.positive_skip[i]) line += "  (skipped in positive blocks)";
     while (clause < p.clause_end.size() && p.clause_end[clause] == i + 1) {
       const std::string how = p.clause_decided[clause] ? " (always true)"
                               : p.clause_fused[clause] ? ""

@@ -223,6 +223,23 @@ void mark_unread_constants(GuardProgram& p) {
     }
 }
 
+void analyse_positive_blocks(GuardProgram& p) {
+  GuardProgram::Narrow& nw = p.narrow;
+  nw.positive_available = false;
+  nw.positive_skip.clear();
+  if (!nw.available || std::find(p.clause_positive.begin(), p.clause_positive.end(), 1) == p.clause_positive.end()) return;
+  const size_t n = p.op.size();
+  std::vector<uint8_t> live(n, 0);
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)
+    if (!p.clause_decided[c] && !p.clause_positive[c]) live[p.clause_reg[c]] = 1;
+  for (uint32_t r : p.output_reg) live[r] = 1;
+  for (size_t i = n; i-- > 0;)
+    if (live[i]) for_each_register_read(std::as_const(p), i, [&](uint32_t r) { live[r] = 1; });
+  nw.positive_skip.resize(n);
+  for (size_t i = 0; i < n; ++i) nw.positive_skip[i] = !live[i];
+  nw.positive_available = std::find(nw.positive_skip.begin(), nw.positive_skip.end(), 1) != nw.positive_skip.end();
+}
+
 void collect_columns_read(GuardProgram& p) {
   uint32_t total = 0;
   for (uint32_t rk : p.ranks) total += rk;
@@ -244,6 +261,7 @@ void finish_program(GuardProgram& p) {
   fuse_clause_checks(p);
   analyse_narrow_blocks(p);
   mark_unread_constants(p);
+  analyse_positive_blocks(p);
   allocate_registers(p);
   collect_columns_read(p);
 }

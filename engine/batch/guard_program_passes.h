@@ -20,6 +20,8 @@
 //      32-bit multiplies and multiply-shift divisions where operands are small enough;
 //   4c. mark_unread_constants: a Const that only decided clauses name (the `true` of
 //      `stride()[-1] == 1` and `storage_offset() == 0`) is not written at all (kUnread);
+//   4d. analyse_positive_blocks: what a positive narrow block (every size in [1, 2**20))
+//      skips: the instructions that only clauses holding there (clause_positive) need;
 //   5. allocate_registers: liveness-based reuse of physical registers.
 // None of them changes a verdict: the property tests compare against the scalar evaluator.
 #include "batch/guard_program.h"
@@ -57,6 +59,7 @@ void analyse_poison(GuardProgram& p);
 void fuse_clause_checks(GuardProgram& p);
 void analyse_narrow_blocks(GuardProgram& p);
 void mark_unread_constants(GuardProgram& p);
+void analyse_positive_blocks(GuardProgram& p);
 void allocate_registers(GuardProgram& p);
 // GuardProgram::columns_read (after the passes: what the program still reads).
 void collect_columns_read(GuardProgram& p);
