@@ -81,12 +81,12 @@ class Compiler {
     std::unordered_map<uint32_t, int64_t> pinned;  // size column -> constant, by an earlier source equality
     for (size_t j = 0; j < pg.source_equalities.size(); ++j) {
       const auto& [src, expr] = pg.source_equalities[j];
-      const uint32_t lhs = load_source(src);
+      const InputSource* in = input_source(src);
+      if (!in) throw Error(ErrorKind::Internal, "guard program: source equality on an unknown source");
+      const uint32_t lhs = load_input(*in);
       const uint32_t rhs = value(expr);
       const uint32_t line = j < eq_line.size() ? eq_line[j] : 0;
       finish_clause(emit(GuardOp::Eq, lhs, rhs), j < eq_line.size() ? pg.text[line] : std::string("source equality"), line);
-      const InputSource* in = input_source(src);
-      if (!in) continue;
       if (in->kind == SourceKind::Stride) p_.clause_positive.back() = stride_identity_in_positive_blocks(*in, expr, pinned);
       if (in->kind == SourceKind::Size && ar_.kind(expr) == ExprKind::Integer)
         pinned.emplace(first_column_[in->placeholder] + in->dim, ar_.int_value(expr));
@@ -217,12 +217,6 @@ class Compiler {
     if (dim + 2 == p_.ranks[placeholder]) return factor;
     const InputSource right{SourceId(), placeholder, SourceKind::Stride, dim + 1};
     return emit(GuardOp::Mul, factor, load_input(right));
-  }
-
-  uint32_t load_source(SourceId src) {
-    for (const InputSource& in : s_->prop->input_sources())
-      if (in.source == src) return load_input(in);
-    throw Error(ErrorKind::Internal, "guard program: source equality on an unknown source");
   }
 
   uint32_t boolean(ExprId e) { return value(e); }

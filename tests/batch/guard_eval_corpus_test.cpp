@@ -70,6 +70,19 @@ IsaRun expect_reference_verdicts(const Graph& g, const Specialization& spec, con
   return scalar;
 }
 
+// One column of n sizes per traced dim, each size draw(traced size).
+template <class Draw>
+std::vector<std::vector<int64_t>> columns_around(const std::vector<std::span<const int64_t>>& hint, size_t n, Draw&& draw) {
+  std::vector<std::vector<int64_t>> cols;
+  for (const auto& sizes : hint)
+    for (int64_t h : sizes) {
+      std::vector<int64_t> col(n);
+      for (int64_t& v : col) v = draw(h);
+      cols.push_back(std::move(col));
+    }
+  return cols;
+}
+
 TEST(GuardEvalCorpus, RealGuardSetsEqualTheScalarReferenceAtEveryIsa) {
   if (!std::filesystem::exists(std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible"))
     GTEST_SKIP() << "no ../shared corpus";
@@ -79,21 +92,15 @@ TEST(GuardEvalCorpus, RealGuardSetsEqualTheScalarReferenceAtEveryIsa) {
                                                             const std::vector<std::span<const int64_t>>& hint,
                                                             const std::vector<uint32_t>& ranks) {
     const size_t n = 512 * 3 + 77;
-    std::vector<std::vector<int64_t>> cols;
-    for (const auto& sizes : hint)
-      for (int64_t h : sizes) {
-        std::vector<int64_t> col(n);
-        for (int64_t& v : col) {
-          switch (rng() % 12) {
-            case 0: v = int64_t(rng() % 3); break;                                    // 0, 1, 2
-            case 1: v = -int64_t(rng() % 5); break;                                   // negative
-            case 2: v = (int64_t(1) << 40) + int64_t(rng() % 1000); break;            // strides overflow
-            case 3: v = h + int64_t(rng() % 9) - 4; break;                            // near the trace
-            default: v = h; break;                                                    // the trace
-          }
-        }
-        cols.push_back(std::move(col));
+    std::vector<std::vector<int64_t>> cols = columns_around(hint, n, [&](int64_t h) {
+      switch (rng() % 12) {
+        case 0: return int64_t(rng() % 3);                          // 0, 1, 2
+        case 1: return -int64_t(rng() % 5);                         // negative
+        case 2: return (int64_t(1) << 40) + int64_t(rng() % 1000);  // strides overflow
+        case 3: return h + int64_t(rng() % 9) - 4;                  // near the trace
+        default: return h;                                          // the trace
       }
+    });
     const ExampleColumns ex = ExampleColumns::from_columns(ranks, std::move(cols));
     const IsaRun run = expect_reference_verdicts(g, spec, compile_guards(g, spec), ex);
     for (size_t e = 0; e < n; ++e) {
@@ -121,19 +128,13 @@ TEST(GuardEvalCorpus, PositiveBlocksSkipOnlyWhatHoldsThere) {
                                                             const std::vector<std::span<const int64_t>>& hint,
                                                             const std::vector<uint32_t>& ranks) {
     const size_t n = 512 * 6 + 77;
-    std::vector<std::vector<int64_t>> cols;
-    for (const auto& sizes : hint)
-      for (int64_t h : sizes) {
-        std::vector<int64_t> col(n);
-        for (int64_t& v : col) {
-          switch (rng() % 10) {
-            case 0: v = std::max<int64_t>(1, h + int64_t(rng() % 9) - 4); break;  // near the trace
-            case 1: v = 1 + int64_t(rng() % 64); break;                             // small
-            default: v = h; break;                                                  // the trace
-          }
-        }
-        cols.push_back(std::move(col));
+    std::vector<std::vector<int64_t>> cols = columns_around(hint, n, [&](int64_t h) {
+      switch (rng() % 10) {
+        case 0: return std::max<int64_t>(1, h + int64_t(rng() % 9) - 4);  // near the trace
+        case 1: return 1 + int64_t(rng() % 64);                            // small
+        default: return h;                                                 // the trace
       }
+    });
     for (size_t blk = 2; blk * 512 < n; blk += 3) cols[rng() % cols.size()][blk * 512 + rng() % 512] = 0;
     const ExampleColumns ex = ExampleColumns::from_columns(ranks, std::move(cols));
     const GuardProgram prog = compile_guards(g, spec);
