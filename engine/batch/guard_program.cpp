@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "batch/guard_program_passes.h"
+#include "batch/positive_block_facts.h"
 #include "core/error.h"
 
 namespace symshape {
@@ -16,7 +17,7 @@ constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 
 class Compiler {
  public:
-  Compiler(const ExprArena& ar, std::vector<uint32_t> ranks, GuardProgram& out) : ar_(ar), p_(out) {
+  Compiler(const ExprArena& ar, std::vector<uint32_t> ranks, GuardProgram& out) : ar_(ar), p_(out), facts_(ar) {
     p_.ranks = std::move(ranks);
     first_column_.resize(p_.ranks.size());
     uint32_t k = 0;
@@ -34,7 +35,7 @@ class Compiler {
       const SourceId src = s.guards.bound_sources[i];
       for (const InputSource& in : sources)
         if (in.source == src) {
-          symbol_source_[ar_.symbol_id(s.guards.bound_symbols[i]).index()] = in;
+          bind_symbol(ar_.symbol_id(s.guards.bound_symbols[i]).index(), in);
           break;
         }
     }
@@ -46,12 +47,12 @@ class Compiler {
       if (symbol_column[sym] == kNone) continue;
       uint32_t ph = 0;
       while (ph + 1 < first_column_.size() && first_column_[ph + 1] <= symbol_column[sym]) ++ph;
-      symbol_source_[sym] = InputSource{SourceId(), ph, SourceKind::Size, symbol_column[sym] - first_column_[ph]};
+      bind_symbol(sym, InputSource{SourceId(), ph, SourceKind::Size, symbol_column[sym] - first_column_[ph]});
     }
   }
 
   void compile_clauses(std::span<const ExprId> clauses) {
-    for (size_t i = 0; i < clauses.size(); ++i) finish_clause(boolean(clauses[i]), fmt::format("clause {}", i), uint32_t(i));
+    for (size_t i = 0; i < clauses.size(); ++i) expression_clause(clauses[i], fmt::format("clause {}", i), uint32_t(i));
   }
 
   // The symbolic output sizes of the given nodes, as program outputs.
@@ -87,19 +88,32 @@ class Compiler {
       const uint32_t rhs = value(expr);
       const uint32_t line = j < eq_line.size() ? eq_line[j] : 0;
       finish_clause(emit(GuardOp::Eq, lhs, rhs), j < eq_line.size() ? pg.text[line] : std::string("source equality"), line);
-      if (in->kind == SourceKind::Stride) p_.clause_positive.back() = stride_identity_in_positive_blocks(*in, expr, pinned);
+      if (in->kind == SourceKind::Stride) p_.clause_positive.back() = stride_identity_in_positive_blocks(*in, expr, pinned) ? kPositiveStride : 0;
       if (in->kind == SourceKind::Size && ar_.kind(expr) == ExprKind::Integer)
         pinned.emplace(first_column_[in->placeholder] + in->dim, ar_.int_value(expr));
     }
     for (size_t i = 0; i < pg.exprs.size(); ++i) {
       const ExprId e = pg.exprs[i];
       if (!e.valid()) continue;
-      finish_clause(boolean(e), pg.text[i], uint32_t(i));
+      expression_clause(e, pg.text[i], uint32_t(i));
     }
   }
 
  private:
   using ProduceGuards = ShapeEnv::ProducedGuards;
+
+  void bind_symbol(uint32_t symbol_index, const InputSource& in) {
+    symbol_source_[symbol_index] = in;
+    if (in.kind == SourceKind::Size) facts_.bind_size(symbol_index);
+  }
+
+  // A guard expression as a clause; it holds in positive blocks when the clauses before it
+  // imply it there (kPositiveByFacts: only where it cannot overflow, analyse_positive_blocks).
+  void expression_clause(ExprId e, const std::string& text, uint32_t line) {
+    finish_clause(boolean(e), text, line);
+    if (facts_.implies(e)) p_.clause_positive.back() = kPositiveByFacts;
+    facts_.assume(e);
+  }
 
   uint32_t emit(GuardOp op, uint32_t a = 0, uint32_t b = 0, int64_t imm = 0) {
     p_.op.push_back(op);
@@ -334,6 +348,7 @@ class Compiler {
   std::unordered_map<uint32_t, uint32_t> expr_reg_;           // ExprId -> register (CSE)
   std::unordered_map<int64_t, uint32_t> const_reg_;
   std::unordered_map<uint64_t, uint32_t> source_reg_;
+  PositiveBlockFacts facts_;  // what holds in a positive block before the next clause
 };
 
 }  // namespace

@@ -78,6 +78,10 @@ inline constexpr uint8_t kUnread = 128;  // a Const only decided clauses name: n
 inline constexpr int kNarrowSizeBits = 20;
 inline constexpr int64_t kNarrowSizeLimit = int64_t(1) << kNarrowSizeBits;
 
+// Why a clause holds in positive narrow blocks (GuardProgram::clause_positive).
+inline constexpr uint8_t kPositiveStride = 1;   // a contiguous stride guard (the product of the sizes right of it)
+inline constexpr uint8_t kPositiveByFacts = 2;  // the clauses before it imply it (positive_block_facts.h)
+
 struct GuardProgram {
   // instructions
   std::vector<GuardOp> op;
@@ -98,7 +102,8 @@ struct GuardProgram {
   std::vector<uint8_t> clause_poison;    // 1: the clause register may be poisoned
   std::vector<uint8_t> clause_fused;     // 1: its last instruction (kFused) updates the verdict itself
   std::vector<uint8_t> clause_decided;   // 1: holds for every example (a true constant): no lane work
-  std::vector<uint8_t> clause_positive;  // 1: holds for every live lane of a positive narrow block (see Narrow)
+  std::vector<uint8_t> clause_positive;  // nonzero: holds for every live lane of a positive narrow block (see Narrow):
+                                         // kPositiveStride or kPositiveByFacts
 
   // Fallback clauses (kinds with no vector kernel: Piecewise, float arithmetic, ...).
   struct Fallback {
@@ -127,7 +132,8 @@ struct GuardProgram {
   // for programs with a Fallback or Poison instruction.
   // A positive narrow block (every size it reads in [1, kNarrowSizeLimit): the common
   // case) also skips the clauses that hold there for every live lane (clause_positive: the
-  // stride guards of contiguous inputs) and the instructions only they need
+  // stride guards of contiguous inputs, and clauses the ones before them imply, such as
+  // ceil-mode pooling's two-size guards) and the instructions only they need
   // (positive_skip, per instruction).
   struct Narrow {
     bool available = false;

@@ -227,7 +227,12 @@ void analyse_positive_blocks(GuardProgram& p) {
   GuardProgram::Narrow& nw = p.narrow;
   nw.positive_available = false;
   nw.positive_skip.clear();
-  if (!nw.available || std::find(p.clause_positive.begin(), p.clause_positive.end(), 1) == p.clause_positive.end()) return;
+  if (!nw.available) return;
+  // The facts prove what the exact values satisfy: a clause whose computation may
+  // overflow in a narrow block would fail there, so it is evaluated after all.
+  for (size_t c = 0; c < p.clause_reg.size(); ++c)
+    if (p.clause_positive[c] == kPositiveByFacts && nw.clause_poison[c]) p.clause_positive[c] = 0;
+  if (std::all_of(p.clause_positive.begin(), p.clause_positive.end(), [](uint8_t v) { return v == 0; })) return;
   const size_t n = p.op.size();
   std::vector<uint8_t> live(n, 0);
   for (size_t c = 0; c < p.clause_reg.size(); ++c)

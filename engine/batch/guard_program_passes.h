@@ -21,7 +21,8 @@
 //   4c. mark_unread_constants: a Const that only decided clauses name (the `true` of
 //      `stride()[-1] == 1` and `storage_offset() == 0`) is not written at all (kUnread);
 //   4d. analyse_positive_blocks: what a positive narrow block (every size in [1, 2**20))
-//      skips: the instructions that only clauses holding there (clause_positive) need;
+//      skips: the instructions that only clauses holding there (clause_positive) need; a
+//      clause proven from the ones before it (kPositiveByFacts) only where it cannot overflow;
 //   5. allocate_registers: liveness-based reuse of physical registers.
 // None of them changes a verdict: the property tests compare against the scalar evaluator.
 #include "batch/guard_program.h"

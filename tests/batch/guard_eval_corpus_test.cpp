@@ -114,7 +114,8 @@ TEST(GuardEvalCorpus, RealGuardSetsEqualTheScalarReferenceAtEveryIsa) {
 }
 
 // Positive narrow blocks (every size in [1, 2**20)) skip the stride guards of contiguous
-// inputs (clause_positive) and what only they need. Sizes around the trace, all at least 1,
+// inputs and the clauses the ones before them imply (clause_positive), and what only they
+// need. Sizes around the trace, all at least 1,
 // with pinned dims (size()[1] == 3) sometimes off so lanes fail before the skipped clauses,
 // and a zero in every third block (a narrow block that is not positive): the verdicts stay
 // the scalar reference's, and positive blocks do occur.
@@ -122,7 +123,7 @@ TEST(GuardEvalCorpus, PositiveBlocksSkipOnlyWhatHoldsThere) {
   if (!std::filesystem::exists(std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible"))
     GTEST_SKIP() << "no ../shared corpus";
   std::mt19937_64 rng(777);
-  size_t positive_clauses = 0, failing = 0, passing = 0;
+  size_t positive_clauses = 0, implied_clauses = 0, failing = 0, passing = 0;
   uint64_t positive_blocks = 0, other_blocks = 0;
   const size_t graphs = for_each_visible_specialisation([&](const Graph& g, const Specialization& spec,
                                                             const std::vector<std::span<const int64_t>>& hint,
@@ -138,7 +139,8 @@ TEST(GuardEvalCorpus, PositiveBlocksSkipOnlyWhatHoldsThere) {
     for (size_t blk = 2; blk * 512 < n; blk += 3) cols[rng() % cols.size()][blk * 512 + rng() % 512] = 0;
     const ExampleColumns ex = ExampleColumns::from_columns(ranks, std::move(cols));
     const GuardProgram prog = compile_guards(g, spec);
-    positive_clauses += size_t(std::count(prog.clause_positive.begin(), prog.clause_positive.end(), 1));
+    positive_clauses += size_t(std::count(prog.clause_positive.begin(), prog.clause_positive.end(), kPositiveStride));
+    implied_clauses += size_t(std::count(prog.clause_positive.begin(), prog.clause_positive.end(), kPositiveByFacts));
     const IsaRun run = expect_reference_verdicts(g, spec, prog, ex);
     positive_blocks += run.stats.positive_blocks;
     other_blocks += run.stats.blocks - run.stats.positive_blocks;
@@ -149,6 +151,7 @@ TEST(GuardEvalCorpus, PositiveBlocksSkipOnlyWhatHoldsThere) {
   });
   EXPECT_EQ(graphs, 25u);
   EXPECT_GT(positive_clauses, 40u);  // stride guards of the CNNs' inputs
+  EXPECT_GE(implied_clauses, 12u);   // ceil-mode pooling's two-size guards after their `!= 1`
   EXPECT_GT(positive_blocks, 50u);
   EXPECT_GT(other_blocks, 30u);  // the zeros and the partial last blocks
   EXPECT_GT(passing, 1000u);

@@ -221,6 +221,108 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
   EXPECT_GT(passing, 10000u);
 }
 
+// Positive narrow blocks (every size in [1, 2**20)) skip the clauses that the ones before
+// them imply there (kPositiveByFacts, positive_block_facts.h). Random clause sets mix
+// facts about a sub-expression t (`t != k`, `k <= t`, `t == k`, ...) with relations that
+// share terms with them (`x < x + t*y + t`, ...), which the facts sometimes imply and
+// sometimes do not (t may be 0 or negative, y may be large); most blocks are positive,
+// some hold a 0 or an outlier. The verdicts must be the scalar reference's, and skipping
+// must actually happen.
+TEST(GuardEvalProperty, PositiveBlocksSkipOnlyImpliedClauses) {
+  std::mt19937_64 rng(31337);
+  uint64_t positive = 0, other = 0;
+  size_t implied = 0, passing = 0, failing_before_implied = 0;
+  for (int round = 0; round < 400; ++round) {
+    ExprArena a;
+    const std::vector<ExprId> syms = three_symbols(a);
+    ClauseGen g{a, rng, syms};
+    // t: a small sub-expression of one or two sizes, kept for a few clauses so that facts
+    // about it and relations using it meet (its values cross the constants' boundaries)
+    auto fresh_t = [&] {
+      const ExprId s0 = syms[size_t(g.pick(0, 2))], s1 = syms[size_t(g.pick(0, 2))];
+      switch (g.pick(0, 6)) {
+        case 0: return s0;
+        case 6: return a.neg(s0);  // its range ends at -1 from above
+        case 1: return a.sub(s0, a.integer(g.pick(1, 3)));
+        case 2: return a.floordiv(a.sub(s0, a.integer(1)), a.integer(g.pick(2, 4)));
+        case 3: return a.floordiv(s0, a.integer(g.pick(2, 4)));
+        case 4: return a.mod(s0, a.integer(g.pick(2, 4)));
+        default: return a.mul(s0, s1);
+      }
+    };
+    auto relate = [&](ExprId x, ExprId y) {
+      switch (g.pick(0, 5)) {
+        case 0: return a.eq(x, y);
+        case 1: return a.ne(x, y);
+        case 2: return a.lt(x, y);
+        case 3: return a.le(x, y);
+        case 4: return a.gt(x, y);
+        default: return a.ge(x, y);
+      }
+    };
+    std::vector<ExprId> clauses;
+    ExprId t = fresh_t();
+    for (int c = int(g.pick(2, 7)); c > 0; --c) {
+      try {
+        if (g.pick(0, 2) == 0) t = fresh_t();
+        const ExprId k = a.integer(g.pick(-2, 3));  // around the ends of t's range
+        switch (g.pick(0, 7)) {
+          case 0: case 1: clauses.push_back(g.pick(0, 1) ? relate(t, k) : relate(k, t)); break;
+          case 2: clauses.push_back(relate(a.add(a.mul(a.integer(g.pick(-3, 3)), t), a.integer(g.pick(-2, 2))), k)); break;
+          case 3: {  // ceil-mode pooling's form: 1 + x < 1 + t*y + t + x
+            const ExprId x = fresh_t(), y = fresh_t();
+            clauses.push_back(relate(a.add(a.integer(1), x), a.add(a.add(a.add(a.integer(1), a.mul(t, y)), t), x)));
+            break;
+          }
+          case 4: {
+            const ExprId x = fresh_t();
+            clauses.push_back(relate(a.add(x, k), a.add(x, t)));
+            break;
+          }
+          case 5: clauses.push_back(relate(a.mul(t, fresh_t()), k)); break;
+          default: clauses.push_back(g.relation(int(g.pick(0, 2)))); break;
+        }
+      } catch (const Error&) {  // an overflowing constant fold
+        clauses.push_back(a.le(syms[0], syms[1]));
+      }
+    }
+    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
+    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const size_t n = guard_kernels::kBlock * size_t(g.pick(3, 6)) + size_t(g.pick(0, 3)) * 5;
+    std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
+    for (auto& col : cols)
+      for (int64_t& v : col) v = g.pick(0, 3) ? g.pick(1, 12) : g.pick(1, (int64_t(1) << 20) - 1);
+    for (size_t blk = 1; blk * guard_kernels::kBlock < n; blk += 2) {  // not positive: a 0, a negative or 2**20
+      const int64_t outliers[] = {0, -int64_t(g.pick(1, 9)), int64_t(1) << 20};
+      cols[size_t(g.pick(0, 2))][std::min(n - 1, blk * guard_kernels::kBlock + size_t(g.pick(0, 511)))] = outliers[g.pick(0, 2)];
+    }
+    const std::vector<int32_t> want = reference(a, clauses, syms, cols, n);
+    const GuardProgram p = compile_clauses(a, clauses, symbol_column, {3});
+    for (size_t c = 0; c < clauses.size(); ++c) {
+      if (p.clause_positive[c] != kPositiveByFacts) continue;
+      ++implied;
+      for (size_t e = 0; e < n; ++e) failing_before_implied += want[e] >= 0 && size_t(want[e]) < c;
+    }
+    const ExampleColumns ex = ExampleColumns::from_columns({3}, cols);
+    for (Isa isa : kEveryIsa) {
+      if (!isa_available(isa)) continue;
+      const IsaRun run = evaluate_at(p, ex, isa, 2);
+      positive += run.stats.positive_blocks;
+      other += run.stats.blocks - run.stats.positive_blocks;
+      for (size_t e = 0; e < n; ++e)
+        ASSERT_EQ(run.verdict[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
+                                           << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
+                                           << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+    }
+    passing += size_t(std::count(want.begin(), want.end(), kPass));
+  }
+  EXPECT_GT(implied, 60u);                  // the facts prove clauses
+  EXPECT_GT(failing_before_implied, 1000u);  // and lanes fail the clauses those proofs rest on
+  EXPECT_GT(positive, 200u);
+  EXPECT_GT(other, 200u);
+  EXPECT_GT(passing, 1000u);
+}
+
 TEST(GuardEval, OverflowFailsTheClauseWithAReason) {
   ExprArena a;
   const ExprId s0 = a.symbol("s0", SymbolKind::Backed, kFactInteger);
