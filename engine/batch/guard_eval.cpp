@@ -70,7 +70,7 @@ void (*kernel_for(Isa isa))(guard_kernels::BlockArgs&) {
 
 // Per-thread scratch: the registers of one block, reused for every block the thread runs.
 struct Scratch {
-  std::vector<int64_t> regs, poison, state;
+  std::vector<int64_t> regs, poison, state, column_min, column_max;
   std::vector<const int64_t*> reg_ptr, columns;
   std::vector<int64_t*> outputs;
   std::vector<uint8_t> rank_ok;
@@ -104,7 +104,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   auto* const kernel = kernel_for(isa);
   static_assert(sizeof(GuardFailure) == 1);
   const size_t nblocks = (end - begin + kBlock - 1) / kBlock;
-  std::atomic<uint64_t> clauses{0}, blocks{0}, narrow_blocks{0}, positive_blocks{0};
+  std::atomic<uint64_t> clauses{0}, blocks{0}, narrow_blocks{0}, positive_blocks{0}, bound_decided{0};
   tbb::enumerable_thread_specific<Scratch> scratch;
   // every example gives every input its declared rank, and those are the traced ranks
   bool declared_ranks = ex.all_declared_ranks() && ex.num_placeholders() == p.ranks.size();
@@ -119,8 +119,10 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
     s.state.resize(kBlock);
     s.rank_ok.resize(kBlock);
     s.columns.resize(ex.num_columns());
+    s.column_min.resize(ex.num_columns());
+    s.column_max.resize(ex.num_columns());
     for (uint32_t k = 0; k < ex.num_columns(); ++k) s.columns[k] = ex.column(k);
-    uint64_t local = 0, local_blocks = 0, local_narrow = 0, local_positive = 0;
+    uint64_t local = 0, local_blocks = 0, local_narrow = 0, local_positive = 0, local_bound = 0;
     for (size_t blk = r.begin(); blk != r.end(); ++blk) {
       const size_t row0 = begin + blk * kBlock;
       const size_t lanes = std::min(kBlock, end - row0);
@@ -146,6 +148,8 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
                                  s.state.data(),
                                  verdict + (row0 - begin),
                                  reinterpret_cast<uint8_t*>(failure + (row0 - begin))};
+      a.column_min = s.column_min.data();
+      a.column_max = s.column_max.data();
       if (want_outputs) {
         s.outputs.resize(outputs.size());
         for (size_t k = 0; k < outputs.size(); ++k) s.outputs[k] = outputs[k] + (row0 - begin);
@@ -158,11 +162,13 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
       ++local_blocks;
       local_narrow += a.narrow;
       local_positive += a.positive;
+      local_bound += a.bound_decided;
     }
     clauses += local;
     blocks += local_blocks;
     narrow_blocks += local_narrow;
     positive_blocks += local_positive;
+    bound_decided += local_bound;
   };
   // Fixed grain: the block split, and so every verdict, is the same at any thread count.
   const tbb::blocked_range<size_t> range(0, nblocks, kTaskBlocks);
@@ -176,6 +182,7 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
     stats->blocks += blocks.load();
     stats->narrow_blocks += narrow_blocks.load();
     stats->positive_blocks += positive_blocks.load();
+    stats->bound_decided += bound_decided.load();
   }
 }
 

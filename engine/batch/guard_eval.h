@@ -34,6 +34,7 @@ struct GuardEvalStats {
   uint64_t clauses = 0;  // one relation checked for one example
   uint64_t blocks = 0, narrow_blocks = 0;  // kernel blocks run, and those that ran the narrow variant
   uint64_t positive_blocks = 0;            // narrow blocks with every size >= 1 (Narrow::positive_skip)
+  uint64_t bound_decided = 0;              // block-clause pairs decided by the block's least and greatest sizes
 };
 
 // For rows [begin, end) of `ex`: verdict[i] (i = row - begin) is kPass, kRankFail or the

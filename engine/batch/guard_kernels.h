@@ -33,6 +33,9 @@ struct BlockArgs {
   uint64_t clauses = 0;            // out: relations checked
   bool narrow = false;             // out: the block ran the narrow variant (GuardProgram::Narrow)
   bool positive = false;           // out: ... and skipped what holds in a positive block
+  int64_t* column_min = nullptr;   // scratch per size column: the block's least size (narrow check only)
+  int64_t* column_max = nullptr;   // ... and its greatest
+  uint32_t bound_decided = 0;      // out: clauses the block bounds decided without lane work
 };
 
 // A lane's state once it failed: clause c false (reason 1) or poisoned (reason 2), or its

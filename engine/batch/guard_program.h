@@ -73,6 +73,8 @@ inline constexpr uint8_t kNarrowDiv = 64;    // FloorDivConst / ModConst: operan
 inline constexpr uint8_t kUnread = 128;  // a Const only decided clauses name: no lane work
 }  // namespace guard_flag
 
+inline constexpr uint32_t kNoColumn = UINT32_MAX;
+
 // A narrow block: every size it reads is below this (and not negative). See
 // GuardProgram::Narrow.
 inline constexpr int kNarrowSizeBits = 20;
@@ -124,6 +126,11 @@ struct GuardProgram {
   // The size columns the program reads (LoadSize), ascending: what a narrow
   // block checks, and what the evaluator prefetches for the next block.
   std::vector<uint32_t> columns_read;
+  // Per instruction: the size column its operand a is, when a is a loaded size (a
+  // register LoadSize last wrote), else kNoColumn. A fused relation or range check of a
+  // size against a constant is decided for a whole block by the block's least and
+  // greatest size in that column (see the kernel's block bounds).
+  std::vector<uint32_t> operand_column;
 
   // The variant for narrow blocks (guard_narrow_pass.cpp): when every size a block reads
   // is in [0, kNarrowSizeLimit), interval arithmetic proves most instructions cannot

@@ -257,6 +257,18 @@ void collect_columns_read(GuardProgram& p) {
     if (used[c]) p.columns_read.push_back(c);
 }
 
+void find_operand_columns(GuardProgram& p) {
+  const size_t n = p.op.size();
+  std::vector<uint32_t> column_in(p.num_registers, kNoColumn);  // what each register holds now
+  p.operand_column.assign(n, kNoColumn);
+  for (size_t i = 0; i < n; ++i) {
+    if (p.a[i] < p.num_registers && p.op[i] != GuardOp::LoadSize && p.op[i] != GuardOp::Const &&
+        p.op[i] != GuardOp::Poison && p.op[i] != GuardOp::Fallback)
+      p.operand_column[i] = column_in[p.a[i]];
+    if (p.dst[i] < p.num_registers) column_in[p.dst[i]] = p.op[i] == GuardOp::LoadSize ? uint32_t(p.imm[i]) : kNoColumn;
+  }
+}
+
 void finish_program(GuardProgram& p) {
   p.flags.resize(p.op.size(), 0);
   fold_constant_operands(p);
@@ -269,6 +281,7 @@ void finish_program(GuardProgram& p) {
   analyse_positive_blocks(p);
   allocate_registers(p);
   collect_columns_read(p);
+  find_operand_columns(p);
 }
 
 }  // namespace symshape

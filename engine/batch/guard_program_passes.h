@@ -64,6 +64,8 @@ void analyse_positive_blocks(GuardProgram& p);
 void allocate_registers(GuardProgram& p);
 // GuardProgram::columns_read (after the passes: what the program still reads).
 void collect_columns_read(GuardProgram& p);
+// GuardProgram::operand_column (after register allocation: physical registers).
+void find_operand_columns(GuardProgram& p);
 
 // All of the above, in order.
 void finish_program(GuardProgram& p);

@@ -323,6 +323,72 @@ TEST(GuardEvalProperty, PositiveBlocksSkipOnlyImpliedClauses) {
   EXPECT_GT(passing, 1000u);
 }
 
+// Block bounds: a fused range check or comparison of a size with a constant is decided for
+// a whole block by the least and greatest size of that column in it. Each block here draws
+// its sizes from a narrow window (0 to 3 wide, anywhere from -3 to 40, or at an end of
+// int64), so many blocks lie wholly on one side of a clause's constants and many straddle
+// them; clause sets mix
+// comparisons with constants near those windows, monotone chains (which become range
+// checks) and random relations. The verdicts must be the scalar reference's, and bounds
+// must decide clauses.
+TEST(GuardEvalProperty, BlockBoundsDecideOnlyWholeBlocks) {
+  std::mt19937_64 rng(2718);
+  uint64_t decided = 0, narrow = 0;
+  size_t failing = 0;
+  for (int round = 0; round < 200; ++round) {
+    ExprArena a;
+    const std::vector<ExprId> syms = three_symbols(a);
+    ClauseGen g{a, rng, syms};
+    std::vector<ExprId> clauses;
+    for (int c = int(g.pick(1, 6)); c > 0; --c) {
+      const ExprId s = syms[size_t(g.pick(0, 2))];
+      const ExprId k = a.integer(g.pick(-2, 42));
+      try {
+        switch (g.pick(0, 7)) {
+          case 0: clauses.push_back(a.eq(s, k)); break;
+          case 1: clauses.push_back(a.ne(s, k)); break;
+          case 2: clauses.push_back(g.pick(0, 1) ? a.lt(s, k) : a.le(s, k)); break;
+          case 3: clauses.push_back(g.pick(0, 1) ? a.gt(s, k) : a.ge(s, k)); break;
+          case 4: clauses.push_back(a.ne(a.add(a.integer(1), a.floordiv(a.sub(s, a.integer(1)), a.integer(g.pick(2, 8)))), a.integer(1))); break;
+          case 5: clauses.push_back(a.le(a.floordiv(s, a.integer(g.pick(2, 5))), a.integer(g.pick(0, 9)))); break;
+          default: clauses.push_back(g.relation(int(g.pick(0, 2)))); break;
+        }
+      } catch (const Error&) {
+        clauses.push_back(a.le(syms[0], syms[1]));
+      }
+    }
+    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
+    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const size_t n = guard_kernels::kBlock * size_t(g.pick(4, 8)) + size_t(g.pick(0, 3)) * 4;
+    std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
+    for (auto& col : cols)
+      for (size_t blk = 0; blk * guard_kernels::kBlock < n; ++blk) {
+        // now and then at an end of int64, where the chains' steps overflow
+        const int64_t spread = g.pick(0, 3);
+        const int64_t base = g.pick(0, 9) ? g.pick(-3, 40) : g.pick(0, 1) ? INT64_MIN : INT64_MAX - 3;
+        for (size_t e = blk * guard_kernels::kBlock; e < std::min(n, (blk + 1) * guard_kernels::kBlock); ++e)
+          col[e] = base + g.pick(0, spread);
+      }
+    const std::vector<int32_t> want = reference(a, clauses, syms, cols, n);
+    const GuardProgram p = compile_clauses(a, clauses, symbol_column, {3});
+    const ExampleColumns ex = ExampleColumns::from_columns({3}, cols);
+    for (Isa isa : kEveryIsa) {
+      if (!isa_available(isa)) continue;
+      const IsaRun run = evaluate_at(p, ex, isa, 2);
+      decided += run.stats.bound_decided;
+      narrow += run.stats.narrow_blocks;
+      for (size_t e = 0; e < n; ++e)
+        ASSERT_EQ(run.verdict[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
+                                           << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
+                                           << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+    }
+    failing += size_t(std::count_if(want.begin(), want.end(), [](int32_t v) { return v >= 0; }));
+  }
+  EXPECT_GT(decided, 1000u);
+  EXPECT_GT(narrow, 500u);
+  EXPECT_GT(failing, 10000u);
+}
+
 TEST(GuardEval, OverflowFailsTheClauseWithAReason) {
   ExprArena a;
   const ExprId s0 = a.symbol("s0", SymbolKind::Backed, kFactInteger);
