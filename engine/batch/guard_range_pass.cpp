@@ -20,6 +20,11 @@
 // k, and the relation holds on an interval of k found by the same binary search. When the
 // union over the residues is one interval of x (checked residue by residue) the relation
 // becomes the same range check; otherwise it is left as it is.
+//
+// Last, `2 <= L['idx'].size()[1] and L['idx'].size()[1] <= 64` (a dim's range from the
+// spec): an And of two such checks of one size that can never be poisoned (a size compared
+// with a constant, or a range check whose chain cannot overflow) is one range check on
+// their intersection.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -240,6 +245,40 @@ void range_two_chain_relation(GuardProgram& p, size_t i, std::vector<Step>& f, s
   make_range(p, i, *fr, safe, *pass, p.op[i] == GuardOp::Ne);
 }
 
+// The sizes where instruction r, a check of size register `size` that is never poisoned,
+// holds; nullopt when r is no such check.
+std::optional<Interval> unpoisoned_check(const GuardProgram& p, uint32_t r, uint32_t& size) {
+  if (p.op[r] == GuardOp::InRange) {
+    const GuardRange& g = p.ranges[size_t(p.imm[r])];
+    if (g.negate || !g.always_safe()) return std::nullopt;
+    size = p.a[r];
+    return Interval{g.pass_lo, g.pass_hi};
+  }
+  if (!is_comparison(p.op[r]) || !(p.flags[r] & guard_flag::kImmB) || p.op[p.a[r]] != GuardOp::LoadSize)
+    return std::nullopt;
+  size = p.a[r];
+  const int64_t c = p.imm[r];
+  switch (p.op[r]) {
+    case GuardOp::Eq: return Interval{c, c};
+    case GuardOp::Lt: return c == kMin ? Interval{} : Interval{kMin, c - 1};
+    case GuardOp::Le: return Interval{kMin, c};
+    case GuardOp::Gt: return c == kMax ? Interval{} : Interval{c + 1, kMax};
+    case GuardOp::Ge: return Interval{c, kMax};
+    default: return std::nullopt;  // Ne: not an interval
+  }
+}
+
+// An And of two unpoisoned checks of one size becomes one range check (see the top).
+void merge_and_of_ranges(GuardProgram& p) {
+  for (size_t i = 0; i < p.op.size(); ++i) {
+    if (p.op[i] != GuardOp::And || (p.flags[i] & guard_flag::kImmB)) continue;
+    uint32_t sa = 0, sb = 0;
+    const std::optional<Interval> x = unpoisoned_check(p, p.a[i], sa), y = unpoisoned_check(p, p.b[i], sb);
+    if (!x || !y || !(sa == sb || p.imm[sa] == p.imm[sb])) continue;
+    make_range(p, i, sa, Interval{kMin, kMax}, Interval{std::max(x->lo, y->lo), std::min(x->hi, y->hi)}, false);
+  }
+}
+
 }  // namespace
 
 void range_monotone_relations(GuardProgram& p) {
@@ -272,6 +311,7 @@ void range_monotone_relations(GuardProgram& p) {
     }
     make_range(p, i, *size_reg, safe, pass, negate);
   }
+  merge_and_of_ranges(p);
 }
 
 }  // namespace symshape

@@ -112,6 +112,43 @@ TEST(GuardRangePass, ConvolutionGuardBecomesOneRangeCheck) {
   expect_matches_reference(a, clause, w, probe_values(a, clause, w, rng));
 }
 
+// A dim's spec range `2 <= s and s <= 64` is one range check; so is an And of a size
+// comparison and an overflow-free chain's check (intersected), and nested Ands. A check
+// whose chain can overflow keeps its And: its poison must still fail the clause.
+TEST(GuardRangePass, AndOfTwoChecksOfOneSizeBecomesOneRangeCheck) {
+  ExprArena a;
+  const ExprId s = a.symbol("s", SymbolKind::Backed, kFactInteger);
+  const ExprId t = a.symbol("t", SymbolKind::Backed, kFactInteger);
+  auto compiled = [&](ExprId clause) {
+    const uint32_t col[] = {0, 1};
+    return compile_clauses(a, std::span<const ExprId>(&clause, 1), col, {2});
+  };
+  const ExprId spec = a.logical_and(a.le(a.integer(2), s), a.le(s, a.integer(64)));
+  GuardProgram p = compiled(spec);
+  EXPECT_EQ(count_ops(p, GuardOp::And), 0u);
+  ASSERT_EQ(count_ops(p, GuardOp::InRange), 1u);
+  EXPECT_EQ(p.ranges.back().pass_lo, 2);
+  EXPECT_EQ(p.ranges.back().pass_hi, 64);
+  EXPECT_FALSE(p.ranges.back().negate);
+  std::mt19937_64 rng(11);
+  expect_matches_reference(a, spec, s, probe_values(a, spec, s, rng));
+  // a strict bound, a chain (s//3 <= 20: s <= 62) and a third conjunct
+  const ExprId nested = a.logical_and(a.logical_and(a.lt(a.integer(4), s), a.le(a.floordiv(s, a.integer(3)), a.integer(20))),
+                                      a.lt(s, a.integer(60)));
+  p = compiled(nested);
+  EXPECT_EQ(count_ops(p, GuardOp::And), 0u);
+  ASSERT_EQ(count_ops(p, GuardOp::InRange), 1u);
+  EXPECT_EQ(p.ranges.back().pass_lo, 5);
+  EXPECT_EQ(p.ranges.back().pass_hi, 59);
+  expect_matches_reference(a, nested, s, probe_values(a, nested, s, rng));
+  // two sizes, a != and an overflowing chain stay Ands
+  EXPECT_EQ(count_ops(compiled(a.logical_and(a.le(a.integer(2), s), a.le(t, a.integer(64)))), GuardOp::And), 1u);
+  EXPECT_EQ(count_ops(compiled(a.logical_and(a.ne(s, a.integer(2)), a.le(s, a.integer(64)))), GuardOp::And), 1u);
+  const ExprId overflowing = a.logical_and(a.le(a.mul(a.integer(int64_t(1) << 40), s), a.integer(100)), a.le(a.integer(-9), s));
+  EXPECT_EQ(count_ops(compiled(overflowing), GuardOp::And), 1u);
+  expect_matches_reference(a, overflowing, s, probe_values(a, overflowing, s, rng));
+}
+
 TEST(GuardRangePass, SharedChainStaysForItsOtherReaders) {
   // the chain also feeds an output size: it must survive the rewrite
   ExprArena a;
