@@ -33,7 +33,14 @@ ValueRange PositiveBlockFacts::range(ExprId e) {
     case ExprKind::Symbol: {
       const SymbolId s = ar_.symbol_id(e);
       auto it = symbol_.find(s.index());
-      r = it != symbol_.end() ? it->second : default_symbol_range(ar_, s);
+      if (it != symbol_.end()) {
+        r = it->second;
+        break;
+      }
+      // Another symbol (a derived dim's root, say) gets its value from the examples
+      // unchecked: its declared facts (positive, ...) are not known to hold for them.
+      r = default_symbol_range(ar_, s);
+      if (integer_range(r)) r = ValueRange::unknown_int();
       break;
     }
     default: {

@@ -29,6 +29,17 @@ TEST_F(FactsTest, SizesAreAtLeastOneAndBelowTheNarrowLimit) {
   EXPECT_FALSE(facts.implies(a.lt(s, k(kNarrowSizeLimit - 1))));
 }
 
+// A symbol that reads no size column (a derived dim's root) takes whatever the examples
+// give it: its declared facts are not assumed.
+TEST_F(FactsTest, SymbolsNotBoundToASizeAreUnknown) {
+  const ExprId root = a.symbol("r", SymbolKind::Backed, kFactInteger | kFactPositive);
+  // 0 < r + w - 1 holds for a positive r and w >= 1 (w reads a size): not assumed
+  const ExprId clause = a.lt(a.integer(0), a.add(a.add(root, w), a.integer(-1)));
+  EXPECT_FALSE(facts.implies(clause));
+  facts.assume(a.le(a.integer(3), root));
+  EXPECT_TRUE(facts.implies(clause));  // an earlier clause says r >= 3
+}
+
 TEST_F(FactsTest, NotEqualTrimsTheLowEnd) {
   facts.assume(a.ne(s, k(1)));
   EXPECT_TRUE(facts.implies(a.le(k(2), s)));
