@@ -121,6 +121,24 @@ Sets& sets() {
   return *s;
 }
 
+// The timed loop over every set's program and its `which` examples: counters
+// clauses_per_s (clauses checked) and examples_per_s.
+void time_every_set(benchmark::State& state, const Sets& s, ExampleColumns GuardSet::*which, const GuardEvalOptions& o,
+                    std::vector<int32_t>& verdict, std::vector<GuardFailure>& why) {
+  uint64_t clauses = 0;
+  for (auto _ : state) {
+    for (const GuardSet& g : s.sets) {
+      GuardEvalStats st;
+      evaluate_guards(g.program, g.*which, 0, kExamples, verdict.data(), why.data(), o, &st);
+      clauses += st.clauses;
+    }
+    benchmark::DoNotOptimize(verdict.data());
+  }
+  state.counters["clauses_per_s"] = benchmark::Counter(double(clauses), benchmark::Counter::kIsRate);
+  state.counters["examples_per_s"] =
+      benchmark::Counter(double(state.iterations()) * double(kExamples) * double(s.sets.size()), benchmark::Counter::kIsRate);
+}
+
 void BM_GuardEvalCorpus(benchmark::State& state) {
   const Isa isa = Isa(state.range(0));
   if (!isa_available(isa)) {
@@ -133,18 +151,7 @@ void BM_GuardEvalCorpus(benchmark::State& state) {
   o.threads = unsigned(state.range(1));
   std::vector<int32_t> verdict(kExamples);
   std::vector<GuardFailure> why(kExamples);
-  uint64_t clauses = 0;
-  for (auto _ : state) {
-    for (const GuardSet& g : s.sets) {
-      GuardEvalStats st;
-      evaluate_guards(g.program, g.examples, 0, kExamples, verdict.data(), why.data(), o, &st);
-      clauses += st.clauses;
-    }
-    benchmark::DoNotOptimize(verdict.data());
-  }
-  state.counters["clauses_per_s"] = benchmark::Counter(double(clauses), benchmark::Counter::kIsRate);
-  state.counters["examples_per_s"] =
-      benchmark::Counter(double(state.iterations()) * double(kExamples) * double(s.sets.size()), benchmark::Counter::kIsRate);
+  time_every_set(state, s, &GuardSet::examples, o, verdict, why);
   state.SetLabel(std::string(isa_name(isa)) + ", " + std::to_string(s.sets.size()) + " guard sets, " +
                  std::to_string(s.clauses) + " clauses per example");
 }
@@ -163,23 +170,12 @@ void BM_GuardEvalCorpusVaried(benchmark::State& state) {
   o.threads = unsigned(state.range(0));
   std::vector<int32_t> verdict(kExamples);
   std::vector<GuardFailure> why(kExamples);
-  uint64_t clauses = 0;
-  for (auto _ : state) {
-    for (const GuardSet& g : s.sets) {
-      GuardEvalStats st;
-      evaluate_guards(g.program, g.varied, 0, kExamples, verdict.data(), why.data(), o, &st);
-      clauses += st.clauses;
-    }
-    benchmark::DoNotOptimize(verdict.data());
-  }
+  time_every_set(state, s, &GuardSet::varied, o, verdict, why);
   size_t passed = 0;  // untimed
   for (const GuardSet& g : s.sets) {
     evaluate_guards(g.program, g.varied, 0, kExamples, verdict.data(), why.data(), o);
     passed += size_t(std::count(verdict.begin(), verdict.end(), kPass));
   }
-  const double examples = double(state.iterations()) * double(kExamples) * double(s.sets.size());
-  state.counters["clauses_per_s"] = benchmark::Counter(double(clauses), benchmark::Counter::kIsRate);
-  state.counters["examples_per_s"] = benchmark::Counter(examples, benchmark::Counter::kIsRate);
   state.counters["passed"] = double(passed) / (double(kExamples) * double(s.sets.size()));
   state.SetLabel(std::string(isa_name(o.isa)));
 }

@@ -2,6 +2,7 @@
 // seeded random clause sets and examples, at every instruction set this CPU has and at
 // 1, 2 and 4 threads: negative values, int64 overflow, zero and negative register divisors,
 // int_oo (through the scalar fallback) and unbound symbols included.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -112,6 +113,27 @@ std::vector<int32_t> reference(const ExprArena& a, const std::vector<ExprId>& cl
   return out;
 }
 
+// symbol syms[s] reads column s
+std::vector<uint32_t> symbol_columns(const ExprArena& a, const std::vector<ExprId>& syms) {
+  std::vector<uint32_t> out(a.symbol_count(), UINT32_MAX);
+  for (size_t s = 0; s < syms.size(); ++s) out[a.symbol_id(syms[s]).index()] = uint32_t(s);
+  return out;
+}
+
+// `got` equals the reference's `want`; the first difference names where it ran, the
+// example's three sizes and the clause the reference fails.
+::testing::AssertionResult same_verdicts(const std::vector<int32_t>& got, const std::vector<int32_t>& want,
+                                         const ExprArena& a, const std::vector<ExprId>& clauses,
+                                         const std::vector<std::vector<int64_t>>& cols, const std::string& where) {
+  for (size_t e = 0; e < want.size(); ++e)
+    if (got[e] != want[e])
+      return ::testing::AssertionFailure()
+             << where << " example " << e << ": got " << got[e] << ", want " << want[e] << " a=" << cols[0][e]
+             << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
+             << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+  return ::testing::AssertionSuccess();
+}
+
 TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount) {
   std::mt19937_64 rng(9001);
   size_t checked = 0, passing = 0;
@@ -123,8 +145,7 @@ TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount)
     for (ExprId& r : clauses)
       if (g.pick(0, 15) == 0) r = a.le(syms[1], a.int_infinity());  // int_oo: scalar fallback
     // an unbound fourth symbol in a few clause sets: such a clause never holds
-    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
-    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const std::vector<uint32_t> symbol_column = symbol_columns(a, syms);
     const size_t n = size_t(g.pick(1, 3000));
     std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
     for (auto& col : cols)
@@ -142,15 +163,10 @@ TEST(GuardEvalProperty, VectorisedEqualsScalarReferenceAtEveryIsaAndThreadCount)
     for (Isa isa : kEveryIsa) {
       if (!isa_available(isa)) continue;
       for (unsigned threads : {1u, 2u, 4u}) {
-        const std::vector<int32_t> got = evaluate_at(p, ex, isa, threads).verdict;
-        for (size_t e = 0; e < n; ++e) {
-          ASSERT_EQ(got[e], want[e]) << "isa " << isa_name(isa) << " threads " << threads << " example " << e << " a="
-                                     << cols[0][e] << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
-                                     << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"))
-                                     << " first clause " << to_str(a, clauses[0]);
-          ++checked;
-          passing += want[e] == kPass;
-        }
+        ASSERT_TRUE(same_verdicts(evaluate_at(p, ex, isa, threads).verdict, want, a, clauses, cols,
+                                  fmt::format("isa {} threads {}", isa_name(isa), threads)));
+        checked += n;
+        passing += size_t(std::count(want.begin(), want.end(), kPass));
       }
     }
   }
@@ -172,8 +188,7 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
     const std::vector<ExprId> syms = three_symbols(a);
     ClauseGen g{a, rng, syms};
     const std::vector<ExprId> clauses = g.clause_set();
-    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
-    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const std::vector<uint32_t> symbol_column = symbol_columns(a, syms);
     const size_t n = guard_kernels::kBlock * size_t(g.pick(2, 5)) + size_t(g.pick(0, 3)) * 4;
     std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
     for (auto& col : cols)
@@ -203,13 +218,9 @@ TEST(GuardEvalProperty, NarrowBlocksEqualTheScalarReference) {
     for (Isa isa : kEveryIsa) {
       if (!isa_available(isa)) continue;
       const IsaRun run = evaluate_at(p, ex, isa);
-      const std::vector<int32_t>& got = run.verdict;
       narrow += run.stats.narrow_blocks;
       exact += run.stats.blocks - run.stats.narrow_blocks;
-      for (size_t e = 0; e < n; ++e)
-        ASSERT_EQ(got[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
-                                   << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
-                                   << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+      ASSERT_TRUE(same_verdicts(run.verdict, want, a, clauses, cols, fmt::format("isa {}", isa_name(isa))));
     }
     passing += size_t(std::count(want.begin(), want.end(), kPass));
   }
@@ -286,8 +297,7 @@ TEST(GuardEvalProperty, PositiveBlocksSkipOnlyImpliedClauses) {
         clauses.push_back(a.le(syms[0], syms[1]));
       }
     }
-    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
-    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const std::vector<uint32_t> symbol_column = symbol_columns(a, syms);
     const size_t n = guard_kernels::kBlock * size_t(g.pick(3, 6)) + size_t(g.pick(0, 3)) * 5;
     std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
     for (auto& col : cols)
@@ -309,10 +319,7 @@ TEST(GuardEvalProperty, PositiveBlocksSkipOnlyImpliedClauses) {
       const IsaRun run = evaluate_at(p, ex, isa, 2);
       positive += run.stats.positive_blocks;
       other += run.stats.blocks - run.stats.positive_blocks;
-      for (size_t e = 0; e < n; ++e)
-        ASSERT_EQ(run.verdict[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
-                                           << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
-                                           << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+      ASSERT_TRUE(same_verdicts(run.verdict, want, a, clauses, cols, fmt::format("isa {}", isa_name(isa))));
     }
     passing += size_t(std::count(want.begin(), want.end(), kPass));
   }
@@ -357,8 +364,7 @@ TEST(GuardEvalProperty, BlockBoundsDecideOnlyWholeBlocks) {
         clauses.push_back(a.le(syms[0], syms[1]));
       }
     }
-    std::vector<uint32_t> symbol_column(a.symbol_count(), UINT32_MAX);
-    for (size_t s = 0; s < syms.size(); ++s) symbol_column[a.symbol_id(syms[s]).index()] = uint32_t(s);
+    const std::vector<uint32_t> symbol_column = symbol_columns(a, syms);
     const size_t n = guard_kernels::kBlock * size_t(g.pick(4, 8)) + size_t(g.pick(0, 3)) * 4;
     std::vector<std::vector<int64_t>> cols(3, std::vector<int64_t>(n));
     for (auto& col : cols)
@@ -377,10 +383,7 @@ TEST(GuardEvalProperty, BlockBoundsDecideOnlyWholeBlocks) {
       const IsaRun run = evaluate_at(p, ex, isa, 2);
       decided += run.stats.bound_decided;
       narrow += run.stats.narrow_blocks;
-      for (size_t e = 0; e < n; ++e)
-        ASSERT_EQ(run.verdict[e], want[e]) << "isa " << isa_name(isa) << " example " << e << " a=" << cols[0][e]
-                                           << " b=" << cols[1][e] << " c=" << cols[2][e] << " clause "
-                                           << (want[e] >= 0 ? to_str(a, clauses[size_t(want[e])]) : std::string("-"));
+      ASSERT_TRUE(same_verdicts(run.verdict, want, a, clauses, cols, fmt::format("isa {}", isa_name(isa))));
     }
     failing += size_t(std::count_if(want.begin(), want.end(), [](int32_t v) { return v >= 0; }));
   }
