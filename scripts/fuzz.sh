@@ -7,6 +7,7 @@
 # Exit status is non-zero if a build fails or a fuzzer finds a crash (the reproducer is
 # left in build-fuzz/artifacts/). Longer runs: docs/formats.md.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/debian_path.sh"
 SECONDS_PER_TARGET="${1:-60}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${ROOT}/build-fuzz"

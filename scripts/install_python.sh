@@ -4,6 +4,7 @@
 # out in build/python/symshape) into python3's site directory under /usr/local, which
 # Debian's python3 searches and pip/apt leave alone (no externally-managed conflict).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/debian_path.sh"
 cd "$(dirname "$0")/.."
 py=/usr/bin/python3
 build=${SYMSHAPE_BUILD_DIR:-build}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages symshape builds with. Idempotent: a no-op when all are present.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/debian_path.sh"
 packages=(
   build-essential cmake ninja-build lld clang-14 libclang-rt-14-dev
   libtbb-dev libxsimd-dev xtl-dev libflatbuffers-dev flatbuffers-compiler
