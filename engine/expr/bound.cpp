@@ -120,6 +120,22 @@ ValueRange python_mod_range(const ValueRange& x, const ValueRange& y) {
   return vr::mod(x, y);  // a divisor range containing 0: unknown
 }
 
+// Python's remainder taken at its word: the result lies strictly between 0 and the divisor,
+// and never past a dividend of the divisor's sign (`x % y` for x in [0, 100], y in [2, 100]
+// is [0, 99], where PyTorch's rule says [-99, 99]).
+ValueRange sharp_python_mod_range(const ValueRange& x, const ValueRange& y) {
+  ValueRange r = python_mod_range(x, y);
+  const ExtNum zero = ExtNum::of(0);
+  if (y.lo > zero) {
+    r = r & ValueRange(zero, vr::add(y, ValueRange::wrap(-1)).hi);
+    if (x.lo >= zero) r = r & ValueRange(zero, x.hi);
+  } else if (y.hi < zero) {
+    r = r & ValueRange(vr::add(y, ValueRange::wrap(1)).lo, zero);
+    if (x.hi <= zero) r = r & ValueRange(x.lo, zero);
+  }
+  return r;
+}
+
 ValueRange opaque_range(OpaqueFn fn, const ValueRange& x) {
   const ExtNum zero = ExtNum::of(0);
   switch (fn) {
@@ -140,7 +156,7 @@ ValueRange opaque_range(OpaqueFn fn, const ValueRange& x) {
 }  // namespace
 
 static ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const ValueRange> in,
-                      const SymbolRangeFn* symbol_fn, std::span<const ValueRange> symbol_ranges) {
+                      const SymbolRangeFn* symbol_fn, std::span<const ValueRange> symbol_ranges, bool sharp_mod) {
   const auto ops = arena.operands(e);
   auto op = [&](size_t i) -> const ValueRange& { return in[i]; };
   switch (arena.kind(e)) {
@@ -176,8 +192,11 @@ static ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const V
     case ExprKind::FloorDiv:
     case ExprKind::CleanDiv: return vr::floordiv(op(0), op(1));
     case ExprKind::Mod:
-    case ExprKind::PythonMod: return python_mod_range(op(0), op(1));
-    case ExprKind::ModularIndexing: return python_mod_range(vr::floordiv(op(0), op(1)), op(2));
+    case ExprKind::PythonMod: return sharp_mod ? sharp_python_mod_range(op(0), op(1)) : python_mod_range(op(0), op(1));
+    case ExprKind::ModularIndexing: {
+      const ValueRange q = vr::floordiv(op(0), op(1));
+      return sharp_mod ? sharp_python_mod_range(q, op(2)) : python_mod_range(q, op(2));
+    }
     case ExprKind::Max:
     case ExprKind::Min: {
       const bool is_max = arena.kind(e) == ExprKind::Max;
@@ -237,12 +256,12 @@ static ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const V
 namespace {
 
 ValueRange bound_impl(const ExprArena& arena, ExprId root, const SymbolRangeFn* symbol_fn,
-                      std::span<const ValueRange> symbol_ranges) {
+                      std::span<const ValueRange> symbol_ranges, bool sharp_mod = false) {
   // Leaves are answered directly: the common query is a symbol or a constant.
   const ExprKind k = arena.kind(root);
   if (arena.operands(root).empty() || k == ExprKind::Symbol) {
     static const std::vector<ValueRange> none;
-    return node_range(arena, root, none, symbol_fn, symbol_ranges);
+    return node_range(arena, root, none, symbol_fn, symbol_ranges, sharp_mod);
   }
   // One scratch set per nesting level: a symbol callback may itself call bound().
   struct Scratch {
@@ -266,7 +285,7 @@ ValueRange bound_impl(const ExprArena& arena, ExprId root, const SymbolRangeFn* 
     const ExprId e = nodes[i];
     s.args.clear();
     for (ExprId o : arena.operands(e)) s.args.push_back(s.ranges[s.walk.position(o)]);
-    s.ranges[i] = node_range(arena, e, s.args, symbol_fn, symbol_ranges);
+    s.ranges[i] = node_range(arena, e, s.args, symbol_fn, symbol_ranges, sharp_mod);
   }
   return s.ranges.back();
 }
@@ -274,11 +293,15 @@ ValueRange bound_impl(const ExprArena& arena, ExprId root, const SymbolRangeFn* 
 }  // namespace
 
 ValueRange bound_node(const ExprArena& arena, ExprId e, std::span<const ValueRange> operand_ranges) {
-  return node_range(arena, e, operand_ranges, nullptr, {});
+  return node_range(arena, e, operand_ranges, nullptr, {}, false);
 }
 
 ValueRange bound(const ExprArena& arena, ExprId e, std::span<const ValueRange> symbol_ranges) {
   return bound_impl(arena, e, nullptr, symbol_ranges);
+}
+
+ValueRange sharp_bound(const ExprArena& arena, ExprId e, std::span<const ValueRange> symbol_ranges) {
+  return bound_impl(arena, e, nullptr, symbol_ranges, true);
 }
 
 ValueRange bound(const ExprArena& arena, ExprId e, const SymbolRangeFn& symbol_range) {

@@ -19,12 +19,8 @@ struct Term {
 // Splits a sum into coefficient * base terms (a bare constant is a term with base one()).
 void terms_of(ExprArena& a, ExprId e, std::vector<Term>& out) {
   auto one = [&](ExprId t) {
-    if (a.kind(t) == ExprKind::Mul && a.operands(t).size() == 2 && a.kind(a.operand(t, 0)) == ExprKind::Integer)
-      out.push_back({a.int_value(a.operand(t, 0)), a.operand(t, 1)});
-    else if (a.kind(t) == ExprKind::Integer)
-      out.push_back({a.int_value(t), a.one()});
-    else
-      out.push_back({1, t});
+    const auto [c, base] = a.split_coefficient(t);
+    out.push_back({c, base});
   };
   if (a.kind(e) == ExprKind::Add)
     for (ExprId t : a.operands(e)) one(t);
@@ -43,15 +39,55 @@ ExprId rest_of(ExprArena& a, const std::vector<Term>& terms, size_t i, size_t j)
 int64_t floor_div(int64_t x, int64_t c) { return x / c - ((x % c != 0) && ((x < 0) != (c < 0))); }
 int64_t ceil_div(int64_t x, int64_t c) { return -floor_div(-x, c); }
 
-ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth);
+ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, bool remainders, int depth);
+
+// The division identity read backwards: when `c*q` is a term with q = A // d and c a
+// multiple of d (d a positive integer, or d a symbol-like divisor known positive with the
+// term c*d*q), c*q = (c/d)*(A - r) with the remainder r in [0, d - 1] (and r <= A when
+// A >= 0). Returns the multiplier m = c/d, A, and the range of r, or nothing.
+struct Remainder {
+  int64_t m;
+  ExprId numerator;
+  ValueRange r;
+};
+
+std::optional<Remainder> remainder_of(ExprArena& a, const Term& t, const ExprRangeFn& range_of) {
+  ExprId q = t.base;
+  ExprId d;
+  int64_t m = 0;
+  if (a.kind(q) == ExprKind::FloorDiv && a.kind(a.operand(q, 1)) == ExprKind::Integer) {
+    d = a.operand(q, 1);
+    const int64_t k = a.int_value(d);
+    if (k <= 0 || t.coef % k != 0) return std::nullopt;
+    m = t.coef / k;
+  } else if (a.kind(q) == ExprKind::Mul && a.operands(q).size() == 2) {
+    // d * (A // d) with d symbolic
+    const ExprId f0 = a.operand(q, 0), f1 = a.operand(q, 1);
+    if (a.kind(f1) == ExprKind::FloorDiv && a.operand(f1, 1) == f0) q = f1;
+    else if (a.kind(f0) == ExprKind::FloorDiv && a.operand(f0, 1) == f1) q = f0;
+    else return std::nullopt;
+    d = a.operand(q, 1);
+    m = t.coef;
+  } else {
+    return std::nullopt;
+  }
+  const ValueRange dr = range_of(d);
+  if (!(dr.lo > ExtNum::of(0)) || dr.hi.kind == ExtNum::Kind::NaN) return std::nullopt;
+  const ExprId num = a.operand(q, 0);
+  ValueRange r(ExtNum::of(0), vr::add(dr, ValueRange::wrap(-1)).hi);
+  const ValueRange nr = range_of(num);
+  if (nr.lo >= ExtNum::of(0) && nr.hi < r.hi) r = ValueRange(ExtNum::of(0), nr.hi);
+  return Remainder{m, num, r};
+}
 
 // Min(args) (or Max) with `sign` (+1 / -1) plus `rest`: -Min(args) = Max(-args).
-ValueRange min_max_with_rest(ExprArena& a, ExprId minmax, int64_t sign, ExprId rest, const ExprRangeFn& range_of, int depth) {
+ValueRange min_max_with_rest(ExprArena& a, ExprId minmax, int64_t sign, ExprId rest, const ExprRangeFn& range_of,
+                              bool remainders, int depth) {
   const bool is_min = (a.kind(minmax) == ExprKind::Min) == (sign > 0);
   std::optional<ValueRange> r;
   for (ExprId arg : a.operands(minmax)) {
     const ExprId shifted = a.expand(a.add(sign > 0 ? arg : a.neg(arg), rest));
-    const ValueRange ri = refine(a, shifted, range_of, depth + 1);
+    const ValueRange ri = refine(a, shifted, range_of, remainders, depth + 1);
     if (!r) {
       r = ri;
       continue;
@@ -63,7 +99,7 @@ ValueRange min_max_with_rest(ExprArena& a, ExprId minmax, int64_t sign, ExprId r
   return r ? *r : ValueRange::unknown_int();
 }
 
-ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth) {
+ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, bool remainders, int depth) {
   ValueRange best = range_of(e);
   if (best.is_singleton() || depth >= kMaxDepth || !a.is_integer(e)) return best;
   std::vector<Term> terms;
@@ -76,8 +112,16 @@ ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth
     const Term& t = terms[i];
     const ExprKind k = a.kind(t.base);
     if ((k == ExprKind::Min || k == ExprKind::Max) && (t.coef == 1 || t.coef == -1)) {
-      narrow(min_max_with_rest(a, t.base, t.coef, rest_of(a, terms, i, i), range_of, depth));
+      narrow(min_max_with_rest(a, t.base, t.coef, rest_of(a, terms, i, i), range_of, remainders, depth));
       continue;
+    }
+    if (remainders) {
+      if (const auto rem = remainder_of(a, t, range_of)) {
+        const ExprId shifted = a.expand(a.add(rest_of(a, terms, i, i), a.mul(a.integer(rem->m), rem->numerator)));
+        const ValueRange r = vr::mul(rem->r, ValueRange::wrap(-rem->m));
+        narrow(vr::add(refine(a, shifted, range_of, remainders, depth + 1), r));
+        continue;
+      }
     }
     if (k != ExprKind::FloorDiv || t.coef != 1) continue;
     const ExprId c = a.operand(t.base, 1);
@@ -90,7 +134,7 @@ ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth
       if (d.lo.kind != ExtNum::Kind::Int || d.hi.kind != ExtNum::Kind::Int) continue;
       const ValueRange pair(ExtNum::of(floor_div(d.lo.i, cv)), ExtNum::of(ceil_div(d.hi.i, cv)));
       const ExprId rest = rest_of(a, terms, i, j);
-      narrow(vr::add(pair, refine(a, rest, range_of, depth + 1)));
+      narrow(vr::add(pair, refine(a, rest, range_of, remainders, depth + 1)));
       break;
     }
   }
@@ -99,9 +143,9 @@ ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, int depth
 
 }  // namespace
 
-ValueRange sum_bound(ExprArena& arena, ExprId e, const ExprRangeFn& range_of) {
+ValueRange sum_bound(ExprArena& arena, ExprId e, const ExprRangeFn& range_of, bool remainders) {
   try {
-    return refine(arena, e, range_of, 0);
+    return refine(arena, e, range_of, remainders, 0);
   } catch (const Error&) {  // a helper node overflowed int64: nothing more is known
     return range_of(e);
   }

@@ -25,6 +25,11 @@ using ExprRangeFn = std::function<ValueRange(ExprId)>;
 
 // The range of integer expression `e`: range_of(e) intersected with what the rules
 // above prove. Builds only hash-consed helper nodes (a + r, x - y) in the arena.
-ValueRange sum_bound(ExprArena& arena, ExprId e, const ExprRangeFn& range_of);
+// `remainders` adds a third rule for the decision procedures (equality.h), off for the
+// ShapeEnv so its static evaluation decides what PyTorch's does:
+// - the division identity read backwards: a term c*(A // d) with d > 0 dividing c is
+//   (c/d)*(A - r) with r in [0, d - 1] (and r <= A for A >= 0), so `x - 3*(x//3)` is
+//   x - x + [0, 2]; `c*y*(A // y)` for a divisor y known positive likewise.
+ValueRange sum_bound(ExprArena& arena, ExprId e, const ExprRangeFn& range_of, bool remainders = false);
 
 }  // namespace symshape
