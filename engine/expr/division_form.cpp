@@ -121,8 +121,13 @@ class Normalizer {
       }
       if (!remainder.empty()) {
         const ExprId rest = a_.add(remainder);
-        const auto q = pinned_quotient(range(rest), k);
-        quotient.push_back(q ? a_.integer(*q) : a_.floordiv(rest, a_.integer(k)));
+        if (const auto q = pinned_quotient(range(rest), k)) {
+          quotient.push_back(a_.integer(*q));
+        } else if (const auto coarse = coarse_division(rest, k)) {
+          quotient.push_back(*coarse);
+        } else {
+          quotient.push_back(a_.floordiv(rest, a_.integer(k)));
+        }
       }
       return a_.expand(a_.add(quotient));
     }
@@ -144,6 +149,32 @@ class Normalizer {
       if (!(rr.lo >= ExtNum::of(0) && rr.hi < dr.lo)) quotient.push_back(a_.floordiv(rest, div));
     }
     return a_.expand(a_.add(quotient));
+  }
+
+  // floor((g*A + s) / (g*k')) = floor((A + floor(s/g)) / k') for g > 0 dividing k: when
+  // the summands s whose coefficients g does not divide have floor(s/g) pinned to one
+  // value m by their range, the division is (A + m) // k' (`(8*x + 7) // 16` is x // 2,
+  // `(32*x + y) // 64` is x // 2 for y in [0, 31]). Tries the divisors g of k, largest first.
+  std::optional<ExprId> coarse_division(ExprId rest, int64_t k) {
+    if (k > (int64_t{1} << 16)) return std::nullopt;  // the divisors are found by trial
+    std::vector<Term> ts;
+    terms_of(rest, ts);
+    for (int64_t kp = 1; kp < k; ++kp) {  // g = k / kp, largest first
+      if (k % kp != 0) continue;
+      const int64_t g = k / kp;
+      std::vector<ExprId> big, small;
+      for (const Term& t : ts) {
+        if (t.base != a_.one() && t.coef % g == 0) big.push_back(a_.mul(a_.integer(t.coef / g), t.base));
+        else small.push_back(a_.mul(a_.integer(t.coef), t.base));
+      }
+      if (big.empty()) continue;
+      const auto m = pinned_quotient(range(a_.add(small)), g);
+      if (!m) continue;
+      big.push_back(a_.integer(*m));
+      const ExprId num = a_.expand(a_.add(big));
+      return kp == 1 ? num : floor_form(num, num, a_.integer(kp)).value_or(a_.floordiv(num, a_.integer(kp)));
+    }
+    return std::nullopt;
   }
 
   // base / div when div is one of base's factors (or base itself).

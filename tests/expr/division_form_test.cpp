@@ -1,0 +1,164 @@
+// The division normal form (expr/division_form.h) and the exact-remainder decisions of
+// expr/equality.h against brute-force evaluation: seeded random expressions built from
+// floor divisions and remainders by constants (of both signs) and by a positive symbol,
+// ModularIndexing, Min/Max of linear forms and sums of them.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "expr/bound.h"
+#include "expr/division_form.h"
+#include "expr/equality.h"
+#include "expr/evaluate.h"
+#include "expr/printer.h"
+#include "expr_test_util.h"
+
+namespace symshape::test {
+namespace {
+
+constexpr int64_t kLo = -7, kHi = 11;  // the box for x and y; the divisor symbol d is in [1, 6]
+
+struct DivGen {
+  ExprArena& a;
+  std::mt19937_64& rng;
+  ExprId x, y, d;
+  int64_t pick(int64_t lo, int64_t hi) { return lo + int64_t(rng() % uint64_t(hi - lo + 1)); }
+  ExprId linear() {
+    return a.add({a.mul(a.integer(pick(-3, 4)), x), a.mul(a.integer(pick(-2, 3)), y), a.integer(pick(-6, 6))});
+  }
+  ExprId divisor() {
+    if (pick(0, 4) == 0) return d;
+    int64_t k = pick(2, 6);
+    return a.integer(pick(0, 5) == 0 ? -k : k);
+  }
+  ExprId atom(int depth) {
+    switch (depth <= 0 ? 0 : pick(0, 6)) {
+      case 0: return linear();
+      case 1: return a.floordiv(atom(depth - 1), divisor());
+      case 2: return a.mod(atom(depth - 1), divisor());
+      case 3: return a.min(atom(depth - 1), atom(depth - 1));
+      case 4: return a.max(atom(depth - 1), atom(depth - 1));
+      case 5: return a.modular_indexing(atom(depth - 1), a.integer(pick(1, 4)), a.integer(pick(2, 5)));
+      default: return a.add(atom(depth - 1), a.mul(a.integer(pick(-4, 4)), atom(depth - 1)));
+    }
+  }
+};
+
+struct Fixture {
+  ExprArena a;
+  ExprId x = a.symbol("x", SymbolKind::Free, kFactInteger);
+  ExprId y = a.symbol("y", SymbolKind::Free, kFactInteger);
+  ExprId d = a.symbol("d", SymbolKind::Free, kFactInteger | kFactPositive | kFactNonNegative);
+  std::vector<ValueRange> ranges() {
+    std::vector<ValueRange> r(a.symbol_count(), R(kLo, kHi));
+    r[a.symbol_id(d).index()] = R(1, 6);
+    return r;
+  }
+  template <class Visit>
+  void each_point(Visit&& visit) {
+    Bindings b;
+    for (int64_t xv = kLo; xv <= kHi; ++xv)
+      for (int64_t yv = kLo; yv <= kHi; ++yv)
+        for (int64_t dv = 1; dv <= 6; ++dv) {
+          b.set(a.symbol_id(x), xv);
+          b.set(a.symbol_id(y), yv);
+          b.set(a.symbol_id(d), dv);
+          visit(b);
+        }
+  }
+};
+
+TEST(DivisionFormProperty, NormalFormHasTheValueOfTheExpressionEverywhere) {
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 300; ++round) {
+    Fixture f;
+    DivGen g{f.a, rng, f.x, f.y, f.d};
+    const ExprId e = g.atom(3);
+    const ExprId n = division_normal_form(f.a, e, f.ranges());
+    f.each_point([&](const Bindings& b) {
+      ASSERT_EQ(evaluate_int(f.a, e, b), evaluate_int(f.a, n, b)) << to_str(f.a, e) << "  ->  " << to_str(f.a, n);
+    });
+  }
+}
+
+TEST(DivisionFormProperty, TightRangesContainEveryValue) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 300; ++round) {
+    Fixture f;
+    DivGen g{f.a, rng, f.x, f.y, f.d};
+    const ExprId e = g.atom(3);
+    const ValueRange r = tight_bound(f.a, e, f.ranges());
+    f.each_point([&](const Bindings& b) {
+      const int64_t v = evaluate_int(f.a, e, b);
+      ASSERT_TRUE(r.contains(v)) << to_str(f.a, e) << " = " << v << " outside " << r.str();
+    });
+  }
+}
+
+// Pairs equal by a division identity (rearranged, with coefficients and shifts), and
+// random near-misses: every claimed equality holds at every point of the box.
+TEST(DivisionFormProperty, ClaimedEqualitiesHoldAndIdentitiesAreDecided) {
+  std::mt19937_64 rng(5);
+  int identities = 0, decided = 0;
+  for (int round = 0; round < 600; ++round) {
+    Fixture f;
+    ExprArena& a = f.a;
+    DivGen g{a, rng, f.x, f.y, f.d};
+    const ExprId p = g.atom(round % 2), q = g.linear(), c = g.divisor();
+    const int64_t m = g.pick(-3, 3), k = g.pick(-2, 2);
+    ExprId lhs, rhs;
+    const int shape = round % 5;
+    switch (shape) {
+      case 0:  // m*(p//c*c + p%c) + q == m*p + q
+        lhs = a.add(a.mul(a.integer(m), a.add(a.mul(a.floordiv(p, c), c), a.mod(p, c))), q);
+        rhs = a.add(a.mul(a.integer(m), p), q);
+        break;
+      case 1:  // (p + k*c) // c == p // c + k, and the remainder is unchanged
+        lhs = a.add(a.floordiv(a.add(p, a.mul(a.integer(k), c)), c), a.mod(a.add(p, a.mul(a.integer(k), c)), c));
+        rhs = a.add(a.add(a.floordiv(p, c), a.integer(k)), a.mod(p, c));
+        break;
+      case 2:  // Min(p + q, r + q) == Min(p, r) + q, Max alike
+        lhs = a.max(a.add(p, q), a.add(g.linear(), q));
+        rhs = a.add(a.max(p, a.sub(a.max(a.add(p, q), a.add(g.linear(), q)), q)), q);
+        break;
+      default:  // random pairs (mostly not equal)
+        lhs = g.atom(2);
+        rhs = g.pick(0, 1) ? g.atom(2) : a.add(lhs, a.integer(g.pick(-1, 1)));
+        break;
+    }
+    const bool claimed = provably_equal(a, lhs, rhs, f.ranges());
+    if (shape <= 1) {
+      ++identities;
+      decided += claimed;
+    }
+    if (!claimed) continue;
+    f.each_point([&](const Bindings& b) {
+      ASSERT_EQ(evaluate_int(a, lhs, b), evaluate_int(a, rhs, b)) << to_str(a, lhs) << " vs " << to_str(a, rhs);
+    });
+  }
+  std::printf("division identities decided: %d of %d\n", decided, identities);
+  EXPECT_GE(decided, identities * 9 / 10);
+}
+
+TEST_F(ExprTest, WorkedDivisionIdentities) {
+  const ExprId x = a.symbol("x", SymbolKind::Free, kFactInteger), y = a.symbol("y", SymbolKind::Free, kFactInteger);
+  std::vector<ValueRange> r(a.symbol_count(), ValueRange::unknown_int());
+  auto eq = [&](ExprId p, ExprId q) { return provably_equal(a, p, q, r) && provably_equal(a, q, p, r); };
+  EXPECT_TRUE(eq(a.add(a.mul(a.floordiv(x, I(8)), I(8)), a.mod(x, I(8))), x));
+  EXPECT_TRUE(eq(a.sub(x, a.mul(a.floordiv(x, I(3)), I(3))), a.mod(x, I(3))));
+  EXPECT_TRUE(eq(a.sub(a.floordiv(a.add(x, I(5)), I(3)), a.floordiv(x, I(3))),
+                 a.floordiv(a.add(a.mod(x, I(3)), I(5)), I(3))));
+  EXPECT_TRUE(eq(a.sub(a.mul(y, I(3)), a.mul(a.floordiv(y, I(2)), I(6))), a.mul(a.mod(y, I(2)), I(3))));
+  EXPECT_TRUE(eq(a.mod(a.add(a.mul(I(4), x), I(2)), I(4)), I(2)));
+  EXPECT_TRUE(eq(a.floordiv(a.mul(x, I(6)), I(3)), a.mul(I(2), x)));
+  EXPECT_FALSE(eq(a.add(a.mul(a.floordiv(x, I(8)), I(8)), a.mod(x, I(8))), a.add(x, I(1))));
+  EXPECT_FALSE(eq(a.floordiv(x, I(-2)), a.neg(a.floordiv(x, I(2)))));
+  // x % y for x in [0, 100], y in [2, 100]: [0, 99] (PyTorch's bound() says [-99, 99])
+  r[a.symbol_id(x).index()] = R(0, 100);
+  r[a.symbol_id(y).index()] = R(2, 100);
+  EXPECT_EQ(tight_bound(a, a.python_mod(x, y), r).str(), "[0, 99]");
+  EXPECT_EQ(bound(a, a.python_mod(x, y), r).str(), "[-99, 99]");
+}
+
+}  // namespace
+}  // namespace symshape::test
