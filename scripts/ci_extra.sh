@@ -22,16 +22,33 @@ done
 ./build/engine/cli/symshape bench-prop --min-seconds 0.05 data/samples
 
 echo "== install and consumer build"
-rm -rf build-install install-root build-consumer
-cmake --install build --prefix "$PWD/install-root"
-cmake -S tests/install_consumer -B build-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/install-root"
+# The install prefix and the consumer's build are ignored build*/ directories: no step
+# writes into the source tree (checked at the end).
+rm -rf build-install build-consumer
+cmake --install build --prefix "$PWD/build-install"
+cmake -S tests/install_consumer -B build-consumer -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build-install"
 cmake --build build-consumer
 ./build-consumer/consumer
 ./build-consumer/consumer data/samples/resnet18.graph.json
-./install-root/bin/symshape conform data/samples >/dev/null
+./build-install/bin/symshape conform data/samples >/dev/null
 
 if [ -f scripts/fuzz.sh ]; then
   echo "== fuzzing"
   bash scripts/fuzz.sh "${SYMSHAPE_FUZZ_SECONDS:-60}"
+fi
+echo "== the source tree holds only source"
+# Everything CI built, installed or wrote (this script, and run_main.sh / run_tests.sh
+# before it on the same clone) is in an ignored build*/ directory or a temporary one:
+# nothing untracked or modified, and nothing ignored outside build*/.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  left=$( (git status --porcelain --untracked-files=all; git status --porcelain --ignored | grep '^!!') |
+          grep -Ev '^!! build[^/]*/$' || true)
+  if [ -n "$left" ]; then
+    echo "ci: the run left files in the source tree (outputs belong in build*/ or a temporary directory):" >&2
+    echo "$left" >&2
+    exit 1
+  fi
+else
+  echo "(not a git work tree: not checked)"
 fi
 echo "ci: all green"
