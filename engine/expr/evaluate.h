@@ -41,14 +41,14 @@ bool evaluate_bool(const ExprArena& arena, ExprId e, const Bindings& bindings);
 // Returns nullopt instead of throwing when a symbol is unbound.
 std::optional<Scalar> try_evaluate(const ExprArena& arena, ExprId e, const Bindings& bindings);
 
-// Batch evaluation: a compiled flat program of the nodes reachable from `roots`
-// (ids ascending = operands first), run over columns of bindings. The program copies
-// what it needs from the arena: it stays valid while the arena grows or is cleared.
-//
-// Layout (for the SIMD wave): each instruction is one opcode plus slot indices; run()
-// executes instruction by instruction over chunks of rows, every kernel a plain loop over
-// the rows of the chunk reading and writing int64/double columns and a per-row status
-// byte column. Slots are reused once their last reader ran, so the scratch stays small.
+// Batch evaluation: a compiled flat program of the nodes reachable from `roots` (ids
+// ascending = operands first), run over columns of bindings; it copies what it needs from
+// the arena, so it stays valid while the arena grows or is cleared. It is the guard
+// programs' scalar fallback (batch/guard_program.h, GuardOp::Fallback): the guard nodes
+// the vector kernels do not cover (int_oo, Piecewise, float arithmetic) run here.
+// Layout: each instruction is one opcode plus slot indices; run() executes instruction by
+// instruction over chunks of rows, every kernel a plain loop reading and writing int64 /
+// double columns and a per-row status byte column; a slot is reused after its last read.
 class BatchProgram {
  public:
   // Roots must be integer- or boolean-valued; float symbols cannot be fed (columns are

@@ -3,7 +3,8 @@
 // random examples around the traced sizes: perturbed dims, zeros, negatives, and sizes near
 // 2**62 whose contiguous strides overflow int64. Several full blocks per run, so the kernels'
 // column aliasing and vector paths run, and a partial last block. Positive narrow blocks
-// (every size at least 1), which skip the stride guards, get a test of their own.
+// (every size at least 1), which skip the stride guards, get a test of their own, and so
+// do guards that run through the scalar fallback (differential graphs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,34 +21,38 @@
 namespace symshape {
 namespace {
 
-// Every visible graph's first specialisation (traced at its first example): `fn(graph,
-// spec, hint sizes, ranks)`. Returns how many graphs were visited.
+// A graph file's first specialisation (traced at its first example): `fn(graph, spec,
+// hint sizes, ranks)`. Returns false when the trace fails.
+template <class Fn>
+bool with_first_specialisation(const std::filesystem::path& file, Fn&& fn) {
+  OpTable ops;
+  Graph g(ops);
+  Diagnostics d;
+  JsonGraphLoader loader;
+  EXPECT_TRUE(loader.load_file(file.string(), ops, g, d)) << file;
+  RuleTable rules;
+  rules.resolve(ops);
+  SpecializationCache cache(g, rules);
+  const ExampleView first = g.example(0);
+  std::vector<std::span<const int64_t>> hint;
+  std::vector<uint32_t> ranks;
+  for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
+    hint.push_back(first.input_sizes(PlaceholderId(p)));
+    ranks.push_back(g.placeholder_rank(PlaceholderId(p)));
+  }
+  PropStatus st;
+  if (!cache.add(hint, 0, st)) return false;
+  fn(g, cache.at(0), hint, ranks);
+  return true;
+}
+
+// Every visible graph's first specialisation. Returns how many graphs were visited.
 template <class Fn>
 size_t for_each_visible_specialisation(Fn&& fn) {
   const std::filesystem::path dir = std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible";
   size_t graphs = 0;
-  for (const auto& f : std::filesystem::directory_iterator(dir)) {
-    if (!f.path().string().ends_with(".graph.json")) continue;
-    OpTable ops;
-    Graph g(ops);
-    Diagnostics d;
-    JsonGraphLoader loader;
-    EXPECT_TRUE(loader.load_file(f.path().string(), ops, g, d)) << f.path();
-    RuleTable rules;
-    rules.resolve(ops);
-    SpecializationCache cache(g, rules);
-    const ExampleView first = g.example(0);
-    std::vector<std::span<const int64_t>> hint;
-    std::vector<uint32_t> ranks;
-    for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
-      hint.push_back(first.input_sizes(PlaceholderId(p)));
-      ranks.push_back(g.placeholder_rank(PlaceholderId(p)));
-    }
-    PropStatus st;
-    if (!cache.add(hint, 0, st)) continue;
-    fn(g, cache.at(0), hint, ranks);
-    ++graphs;
-  }
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().string().ends_with(".graph.json") && with_first_specialisation(f.path(), fn)) ++graphs;
   return graphs;
 }
 
@@ -156,6 +161,49 @@ TEST(GuardEvalCorpus, PositiveBlocksSkipOnlyWhatHoldsThere) {
   EXPECT_GT(other_blocks, 30u);  // the zeros and the partial last blocks
   EXPECT_GT(passing, 1000u);
   EXPECT_GT(failing, 1000u);
+}
+
+// Guards the vector kernels cannot lower run through the Fallback instruction: expr's
+// scalar BatchProgram over the symbols' registers. Upsampling by a float scale factor
+// guards `L['x'].size()[2] <= math.trunc(2.0*torch.sym_float(...))` (TruncToInt of float
+// arithmetic); those programs have Fallback instructions, and their verdicts are the
+// scalar reference's at every instruction set, overflowing and zero sizes included.
+TEST(GuardEvalCorpus, FallbackClausesEqualTheScalarReference) {
+  std::mt19937_64 rng(515);
+  size_t fallbacks = 0, passing = 0, failing = 0;
+  for (const char* file : {"data/differential/conv_pool_matmul/diff_upsample_more.graph.json",
+                           "data/differential/model_blocks/mb_seg_decoder.graph.json"}) {
+    const bool traced = with_first_specialisation(
+        std::filesystem::path(SYMSHAPE_SOURCE_DIR) / file,
+        [&](const Graph& g, const Specialization& spec, const std::vector<std::span<const int64_t>>& hint,
+            const std::vector<uint32_t>& ranks) {
+          const GuardProgram prog = compile_guards(g, spec);
+          const size_t in_program = size_t(std::count(prog.op.begin(), prog.op.end(), GuardOp::Fallback));
+          EXPECT_GT(in_program, 0u) << g.name();
+          EXPECT_GE(prog.fallbacks.size(), in_program) << g.name();
+          fallbacks += in_program;
+          const size_t n = 512 * 2 + 33;
+          std::vector<std::vector<int64_t>> cols = columns_around(hint, n, [&](int64_t h) {
+            switch (rng() % 8) {
+              case 0: return int64_t(rng() % 3);                          // 0, 1, 2
+              case 1: return (int64_t(1) << 61) + int64_t(rng() % 1000);  // 2.0 * size overflows
+              case 2: return h + int64_t(rng() % 9) - 4;                  // near the trace
+              case 3: return 1 + int64_t(rng() % 64);                     // small
+              default: return h;                                          // the trace
+            }
+          });
+          const ExampleColumns ex = ExampleColumns::from_columns(ranks, std::move(cols));
+          const IsaRun run = expect_reference_verdicts(g, spec, prog, ex);
+          for (size_t e = 0; e < n; ++e) {
+            passing += run.verdict[e] == kPass;
+            failing += run.verdict[e] >= 0;
+          }
+        });
+    EXPECT_TRUE(traced) << file;
+  }
+  EXPECT_EQ(fallbacks, 3u);  // one in diff_upsample_more, two in mb_seg_decoder
+  EXPECT_GT(passing, 100u);
+  EXPECT_GT(failing, 100u);
 }
 
 }  // namespace
