@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,29 @@ class Reader {
   size_t i_ = 0;
 };
 
+// sympy's str() of a linear expression, as PyTorch's messages print the sympified text:
+// terms by symbol name, coefficient 1 omitted, the constant last (`1 + dx + zz` -> `dx + zz + 1`,
+// `0*dx + 3` -> `3`).
+std::string sympy_str(const Value& v) {
+  std::vector<std::pair<std::string, int64_t>> terms;
+  for (const auto& [sym, c] : v.linear)
+    if (c != 0) terms.emplace_back(sym, c);
+  std::sort(terms.begin(), terms.end());
+  std::string out;
+  auto append = [&](int64_t c, const std::string& body) {  // body empty: the constant
+    const bool negative = c < 0;
+    const uint64_t magnitude = negative ? uint64_t(0) - uint64_t(c) : uint64_t(c);
+    const std::string abs_text = body.empty() ? std::to_string(magnitude)
+                                 : magnitude == 1 ? body
+                                                  : std::to_string(magnitude) + "*" + body;
+    if (out.empty()) out = (negative ? "-" : "") + abs_text;
+    else out += (negative ? " - " : " + ") + abs_text;
+  };
+  for (const auto& [sym, c] : terms) append(c, sym);
+  if (v.constant != 0 || out.empty()) append(v.constant, "");
+  return out;
+}
+
 }  // namespace
 
 LinearFn parse_derived(std::string_view expr, std::string_view root) {
@@ -163,13 +187,15 @@ LinearFn parse_derived(std::string_view expr, std::string_view root) {
   Reader r(expr);
   Value v = r.parse();
   if (!r.ok || v.overflow) not_linear();
+  // PyTorch prints the sympified expression: for a linear one, in sympy's order.
+  const std::string printed = v.nonlinear ? std::string(expr) : sympy_str(v);
   for (const std::string& s : v.free_symbols())
     if (s != root)
       throw_invalid_input(
-          fmt::format("Expected derived expressions in to have {} as the only free symbol, got {}", root, expr));
+          fmt::format("Expected derived expressions in to have {} as the only free symbol, got {}", root, printed));
   if (v.free_symbols().empty())
     throw_invalid_input(
-        fmt::format("Expected derived expressions in to have {} as the only free symbol, got {}", root, expr));
+        fmt::format("Expected derived expressions in to have {} as the only free symbol, got {}", root, printed));
   if (v.nonlinear) not_linear();
   int64_t mul = 0;
   for (auto& [s, c] : v.linear) mul += c;  // only `root` remains

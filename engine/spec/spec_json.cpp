@@ -13,6 +13,7 @@
 #include "spec/linear_expr.h"
 #include "spec/py_text.h"
 #include "spec/spec_error.h"
+#include "spec/sympy_names.h"
 
 namespace symshape::spec {
 namespace {
@@ -90,14 +91,22 @@ class Loader {
   }
 
   void make_dims(std::string_view k, dom::element v) {
-    if (!is_identifier(k)) throw_invalid_input(fmt::format("Expected `spec['dims']` keys to be symbols, got {}", k));
+    // sympify(k) must be a Symbol: sympy's own names (`gamma`, `E`) are not.
+    if (!is_identifier(k) || sympify_is_not_symbol(k))
+      throw_invalid_input(fmt::format("Expected `spec['dims']` keys to be symbols, got {}", k));
     for (const RootDim& r : s_.roots)
       if (r.name == k) throw_invalid_input(fmt::format("Duplicate key {} in `spec['dims']`", k));
     dom::object o = v.get_object().value_unsafe();
     dom::element max = o.at_key("max").value_unsafe();
     std::optional<int64_t> max_value;
     if (max.type() != T::NULL_VALUE) max_value = int_value(max, "max");
-    RootDim root = make_dim(k, int_value(o.at_key("min").value_unsafe(), "min"), max_value);
+    dom::element min = o.at_key("min").value_unsafe();
+    const int64_t min_value = int_value(min, "min");
+    // Dim's assertion prints the values as given: a JSON true stays `True` in PyTorch's text.
+    if (max_value && min_value >= *max_value && (min.type() == T::BOOL || max.type() == T::BOOL))
+      throw_spec(PyException::AssertionError, fmt::format("Cannot create Dim with inconsistent min={}, max={}",
+                                                          py_text(min, false), py_text(max, false)));
+    RootDim root = make_dim(k, min_value, max_value);
     const uint32_t root_index = uint32_t(s_.roots.size());
     s_.roots.push_back(root);
     add_name(std::string(k), DimUse{root_index, {}});

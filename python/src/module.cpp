@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "engine_handle.h"
+#include "spec/spec_error.h"
 
 namespace pyb = pybind11;
 
@@ -47,6 +48,19 @@ PyObject* new_class(pyb::module_& m, const char* name, PyObject* base, const cha
   return cls;
 }
 
+// The Python exception PyTorch raises for the same spec mistake (spec_error.h), kept on the
+// raised error as `torch_exception` so a comparison with PyTorch can check the kind too.
+const char* torch_exception_name(symshape::spec::PyException py) {
+  switch (py) {
+    case symshape::spec::PyException::UserErrorInvalidInput: return "UserError";
+    case symshape::spec::PyException::AssertionError: return "AssertionError";
+    case symshape::spec::PyException::NotImplementedError: return "NotImplementedError";
+    case symshape::spec::PyException::TypeError: return "TypeError";
+    case symshape::spec::PyException::ValueError: return "ValueError";
+  }
+  return "UserError";
+}
+
 }  // namespace
 
 OpTable& process_ops() {
@@ -72,6 +86,11 @@ PYBIND11_MODULE(_symshape, m) {
   pyb::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const symshape::spec::SpecError& e) {
+      PyObject* cls = class_of(e.kind());
+      pyb::object error = pyb::reinterpret_borrow<pyb::object>(cls)(e.what());
+      error.attr("torch_exception") = torch_exception_name(e.py());
+      PyErr_SetObject(cls, error.ptr());
     } catch (const symshape::Error& e) {
       PyErr_SetString(class_of(e.kind()), e.what());
     }

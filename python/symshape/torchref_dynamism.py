@@ -138,4 +138,8 @@ def compare_generated(count=200, seed=0):
         text = json.dumps(lines)
         case = f"#{i} {text if len(text) < 200 else text[:197] + '...'}"
         c.check(f"generated/{key}", case, torch_dynamism(torch_examples), symshape_dynamism(lines))
+    # docs/dynamism.md's one stated difference: a list index and an int dict key print alike.
+    collide = [{"x": [torch.empty(2), 3]}, {"x": {0: torch.empty(5), 1: 3}}]
+    lines = [{"x": {"list": [{"tensor": [2]}, 3]}}, {"x": {"dict": [[0, {"tensor": [5]}], [1, 3]]}}]
+    c.check("int_key_and_index_collide", json.dumps(lines), torch_dynamism(collide), symshape_dynamism(lines))
     return c.result()

@@ -27,4 +27,9 @@ KNOWN = {
         "dynamic_shapes nested 41 levels deep: PyTorch's tree_map takes any depth; symshape's loader bounds "
         "nesting at 32 levels (docs/specs.md: malformed or hostile input never exhausts the stack). Depth 32 "
         "itself loads identically (case leaf:depth_32).",
+    # --- dynamism (torchref_dynamism) ---
+    "dynamism:int_key_and_index_collide":
+        "x is a list in one example and a dict with int keys in another: pytree tracks L['x'][0] twice (a "
+        "SequenceKey and a MappingKey) and its output dict keeps the last one's flags at the first one's place; "
+        "symshape reads `[0]` as one path and reports the size change across both (docs/dynamism.md).",
 }

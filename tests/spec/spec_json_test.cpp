@@ -1,4 +1,5 @@
 // Behaviours 168-187: DynamicShapesSpec dictionary form, dump and every loader error.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "spec/spec_json.h"
@@ -154,4 +155,31 @@ TEST(SpecJson, DeepNestingIsRejected) {
 TEST(SpecJson, MinAboveMaxGivesDimsAssertion) {
   expect_spec_error([] { load_spec_json(R"({"dynamic_shapes": ["dx"], "dims": {"dx": {"min": 9, "max": 4, "derived": []}}})"); },
                     PyException::AssertionError, "Cannot create Dim with inconsistent min=9, max=4");
+}
+
+// Found by the PyTorch 2.x differential harness (python -m symshape.torchref, docs/torchref.md).
+TEST(SpecTorchRef, SympyNamesAreNotSymbols) {
+  // sympify("gamma") is sympy's gamma function, not a Symbol: PyTorch refuses the key.
+  for (const char* name : {"gamma", "E", "I", "pi", "oo", "N", "S", "Symbol", "None", "True", "print"})
+    expect_load_error(fmt::format(R"({{"dynamic_shapes": {{"x": ["{0}"]}}, "dims": {{"{0}": {{"min": 2, "max": null, "derived": []}}}}}})", name),
+                      fmt::format("Expected `spec['dims']` keys to be symbols, got {}", name));
+  for (const char* name : {"range", "list", "dict", "Dim", "x1", "gamma2"})  // builtins sympy reads as a Symbol
+    EXPECT_NO_THROW(load_spec_json(fmt::format(
+        R"({{"dynamic_shapes": {{"x": ["{0}"]}}, "dims": {{"{0}": {{"min": 2, "max": null, "derived": []}}}}}})", name)))
+        << name;
+}
+
+TEST(SpecTorchRef, BoolBoundsPrintAsPythonDoes) {
+  expect_spec_error([] { load_spec_json(R"({"dynamic_shapes": {"x": ["dx"]}, "dims": {"dx": {"min": 1, "max": true, "derived": []}}})"); },
+                    PyException::AssertionError, "Cannot create Dim with inconsistent min=1, max=True");
+}
+
+TEST(SpecTorchRef, LinearExpressionsPrintInSympyForm) {
+  auto load_derived = [](const char* expr) {
+    return fmt::format(R"({{"dynamic_shapes": {{"x": ["dx"]}}, "dims": {{"dx": {{"min": 2, "max": null, "derived": ["{}"]}}}}}})", expr);
+  };
+  expect_load_error(load_derived("1 + dx + zz"), "Expected derived expressions in to have dx as the only free symbol, got dx + zz + 1");
+  expect_load_error(load_derived("0*dx + 3"), "Expected derived expressions in to have dx as the only free symbol, got 3");
+  expect_load_error(load_derived("zz - 2*dx"), "Expected derived expressions in to have dx as the only free symbol, got -2*dx + zz");
+  expect_load_error(load_derived("dx - dx"), "Expected derived expressions in to have dx as the only free symbol, got 0");
 }
