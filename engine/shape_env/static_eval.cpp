@@ -1,0 +1,328 @@
+// ShapeEnv static evaluation (semantics.md C.5, C.9): symbol ranges, bound(), simplify(),
+// divisibility lookups, axioms, and maybe_evaluate_static with its memo.
+#include "shape_env/shape_env.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "expr/bound.h"
+#include "expr/canonical.h"
+#include "expr/sum_bound.h"
+#include "shape_env/symbol_list.h"
+
+namespace symshape {
+
+// ---- queries ---------------------------------------------------------------------------
+
+ValueRange ShapeEnv::symbol_range(SymbolId s, bool size_oblivious) const {
+  if (s.index() >= symbols_.size()) return default_symbol_range(arena_, s);
+  const SymbolState& st = symbols_[s.index()];
+  if (st.range.lo == ExtNum::int_oo(-1) && st.range.hi == ExtNum::int_oo(1) && !st.unbacked && !st.hint)
+    return default_symbol_range(arena_, s);
+  if (size_oblivious && st.size_like) {
+    ExtNum lo = std::max(st.range.lo, ExtNum::of(2));
+    ExtNum hi = std::min(st.range.hi, ExtNum::of(int64_t{1} << 48));
+    if (hi.is_finite() && ExtNum::of(hi.i - 1) >= lo) hi = ExtNum::of(hi.i - 1);
+    if (hi < lo) return st.range;
+    return ValueRange(lo, hi);
+  }
+  return st.range;
+}
+
+// bound() over the DAG with per-node memo: propagation asks about many expressions that
+// share sub-expressions (every layout question on one tensor mentions the same sizes),
+// so only nodes not yet bounded in this version are computed.
+ValueRange ShapeEnv::bound(ExprId e, bool size_oblivious) {
+  auto leaf_range = [&](ExprId n) {
+    if (arena_.kind(n) == ExprKind::Symbol) return symbol_range(arena_.symbol_id(n), size_oblivious);
+    return bound_node(arena_, n, {});
+  };
+  if (arena_.operands(e).empty()) return leaf_range(e);
+  std::vector<RangeMemo>& memo = range_memo_[size_oblivious ? 1 : 0];
+  if (memo.size() < arena_.size()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+  const uint64_t stamp = range_version_ + 1;
+  if (memo[e.index()].stamp == stamp) return memo[e.index()].range;
+  bound_stack_.clear();
+  bound_stack_.push_back(e);
+  while (!bound_stack_.empty()) {
+    const ExprId n = bound_stack_.back();
+    if (memo[n.index()].stamp == stamp) {
+      bound_stack_.pop_back();
+      continue;
+    }
+    bool ready = true;
+    for (ExprId o : arena_.operands(n))
+      if (!arena_.operands(o).empty() && memo[o.index()].stamp != stamp) {
+        bound_stack_.push_back(o);
+        ready = false;
+      }
+    if (!ready) continue;
+    bound_args_.clear();
+    for (ExprId o : arena_.operands(n))
+      bound_args_.push_back(arena_.operands(o).empty() ? leaf_range(o) : memo[o.index()].range);
+    memo[n.index()] = {bound_node(arena_, n, bound_args_), stamp};
+    bound_stack_.pop_back();
+  }
+  return memo[e.index()].range;
+}
+
+// The positive stand-in x' of symbol x in the lower-bound shift (x = x' + lo - 1): one
+// per symbol and arena, so repeated shifts neither format a name nor intern it again.
+ExprId ShapeEnv::shift_symbol(ExprId s) {
+  const uint32_t i = arena_.symbol_id(s).index();
+  if (shift_symbols_.size() <= i) shift_symbols_.resize(i + 1 + i / 2 + 8);
+  ExprId& fresh = shift_symbols_[i];
+  if (!fresh.valid())
+    fresh = arena_.symbol(fmt::format("_shift_{}", arena_.symbol_name(s)), SymbolKind::Free,
+                          kFactInteger | kFactPositive | kFactNonNegative);
+  return fresh;
+}
+
+ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
+  if (arena_.is_constant(e) || arena_.kind(e) == ExprKind::Symbol) return replace(e);
+  // memo by ExprId for the current version (replacements, ranges and divisibility are
+  // what simplify reads; all of them bump the version)
+  SimplifyMemo* slot = nullptr;
+  if (!size_oblivious) {
+    if (simplify_memo_.size() <= e.index()) simplify_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
+    slot = &simplify_memo_[e.index()];
+    if (slot->version == version_ && slot->value.valid()) return slot->value;
+  }
+  const ExprId result = simplify_uncached(e, size_oblivious);
+  if (!size_oblivious) {
+    if (simplify_memo_.size() <= e.index()) simplify_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
+    simplify_memo_[e.index()] = {result, version_};
+  }
+  return result;
+}
+
+ExprId ShapeEnv::simplify_uncached(ExprId e, bool size_oblivious) {
+  ExprId x = arena_.expand(replace(e));
+  if (arena_.is_constant(x)) return x;
+  // Max(c, b) / Min(c, b) with c in {0, 1}: decide with the (size-oblivious) bound of b
+  SymbolList syms;
+  auto fold = [&](auto& self, ExprId n) -> ExprId {
+    if (arena_.is_constant(n) || arena_.kind(n) == ExprKind::Symbol) return n;
+    // operands are copied only once one of them changed: most simplify calls change
+    // nothing, and this runs for every node of every question
+    const std::span<const ExprId> in = arena_.operands(n);
+    std::vector<ExprId> ops;
+    bool changed = false;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const ExprId r = self(self, in[i]);
+      if (r != in[i] && !changed) {
+        changed = true;
+        ops.assign(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      if (changed) ops.push_back(r);
+    }
+    ExprId m = changed ? arena_.rebuild(arena_.kind(n), ops, arena_.payload(n)) : n;
+    const ExprKind k = arena_.kind(m);
+    if ((k == ExprKind::Max || k == ExprKind::Min) && arena_.operands(m).size() == 2) {
+      ExprId c = arena_.operand(m, 0), b = arena_.operand(m, 1);
+      if (arena_.kind(c) == ExprKind::Integer && (arena_.int_value(c) == 0 || arena_.int_value(c) == 1)) {
+        const ValueRange rb = bound(b, size_oblivious);
+        if (rb.lo >= ExtNum::of(arena_.int_value(c))) return k == ExprKind::Max ? b : c;
+      }
+    }
+    if (k == ExprKind::TruncToInt && arena_.kind(arena_.operand(m, 0)) == ExprKind::IntTrueDiv) {
+      ExprId div = arena_.operand(m, 0);
+      ExprId a = arena_.operand(div, 0), b = arena_.operand(div, 1);
+      if (arena_.mod(a, b) == arena_.zero()) return arena_.clean_div(a, b);
+      return arena_.floordiv(a, b);
+    }
+    if (k == ExprKind::FloorDiv) {
+      ExprId a = arena_.operand(m, 0), b = arena_.operand(m, 1);
+      // FloorDiv(a, FloorDiv(a, d)) -> d when both divisibilities are known
+      if ((arena_.kind(b) == ExprKind::FloorDiv || arena_.kind(b) == ExprKind::CleanDiv) && arena_.operand(b, 0) == a) {
+        const ExprId d = arena_.operand(b, 1);
+        if (known_divisible(arena_.mod(a, b)) && known_divisible(arena_.mod(a, d))) return d;
+      }
+      if (known_divisible(arena_.mod(a, b))) return arena_.clean_div(a, b);
+    }
+    return m;
+  };
+  return fold(fold, x);
+}
+
+ExprId ShapeEnv::as_floordiv(ExprId e) {
+  if (arena_.is_constant(e) || arena_.kind(e) == ExprKind::Symbol) return e;
+  std::vector<ExprId> ops;
+  bool changed = false;
+  for (ExprId op : arena_.operands(e)) {
+    ops.push_back(as_floordiv(op));
+    changed |= ops.back() != op;
+  }
+  if (arena_.kind(e) == ExprKind::CleanDiv) return arena_.floordiv(ops[0], ops[1]);
+  return changed ? arena_.rebuild(arena_.kind(e), ops, arena_.payload(e)) : e;
+}
+
+bool ShapeEnv::known_divisible(ExprId mod) {
+  if (divisible_.empty()) return false;
+  const ExprId m = as_floordiv(replace(mod));
+  return std::find(divisible_.begin(), divisible_.end(), m) != divisible_.end();
+}
+
+ExprId ShapeEnv::canonical(ExprId e) {
+  if (canonical_memo_.size() <= e.index()) canonical_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
+  ExprId& c = canonical_memo_[e.index()];
+  if (!c.valid()) c = canonicalize_bool(arena_, e);
+  return c;
+}
+
+std::optional<ExprId> ShapeEnv::evaluate_with_axioms(ExprId e) {
+  if (axioms_.empty() || !arena_.is_boolean(e)) return std::nullopt;
+  if (auto v = axioms_.find(e)) return arena_.boolean(*v);
+  ExprId c = canonical(e);
+  if (auto v = axioms_.find(c)) return arena_.boolean(*v);
+  // a relation whose negation is a known fact (`u0 > s` after `u0 <= s` was implied)
+  if (arena_.is_relation(c)) {
+    const ExprId n = canonicalize_bool(arena_, arena_.logical_not(c));
+    if (auto v = axioms_.find(n)) return arena_.boolean(!*v);
+  }
+  if (arena_.kind(c) == ExprKind::And) {
+    bool all = true;
+    for (ExprId x : arena_.operands(c)) {
+      const auto v = axioms_.find(x);
+      if (!v || !*v) { all = false; break; }
+    }
+    if (all) return arena_.true_();
+  }
+  return std::nullopt;
+}
+
+std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bool size_oblivious) {
+  if (!arena_.is_relation(rel) || !arena_.is_integer(arena_.operand(rel, 0)) ||
+      !arena_.is_integer(arena_.operand(rel, 1)))
+    return std::nullopt;
+  ExprId d = arena_.sub(arena_.operand(rel, 0), arena_.operand(rel, 1));
+  if (expand) d = arena_.expand(d);
+  const ExtNum zero = ExtNum::of(0);
+  auto decides = [&](const ValueRange& rd) -> std::optional<bool> {
+    switch (arena_.kind(rel)) {
+      case ExprKind::Eq:
+      case ExprKind::Ne:
+        if (rd.lo > zero || rd.hi < zero) return arena_.kind(rel) == ExprKind::Ne;
+        if (rd.is_singleton() && rd.lo == zero) return arena_.kind(rel) == ExprKind::Eq;
+        return std::nullopt;
+      case ExprKind::Lt: if (rd.hi < zero) return true; if (rd.lo >= zero) return false; return std::nullopt;
+      case ExprKind::Le: if (rd.hi <= zero) return true; if (rd.lo > zero) return false; return std::nullopt;
+      case ExprKind::Gt: if (rd.lo > zero) return true; if (rd.hi <= zero) return false; return std::nullopt;
+      case ExprKind::Ge: if (rd.lo >= zero) return true; if (rd.hi < zero) return false; return std::nullopt;
+      default: return std::nullopt;
+    }
+  };
+  std::optional<bool> v = decides(bound(d, size_oblivious));
+  // Past the reference: Min/Max bounded against the rest of the difference and floor
+  // divisions by one divisor compared through their numerators (expr/sum_bound.h) decide
+  // relations such as Min(W, W + 1) == W that interval arithmetic cannot.
+  if (!v && expand)
+    v = decides(sum_bound(arena_, d, [this, size_oblivious](ExprId x) { return bound(x, size_oblivious); }));
+  if (!v) return std::nullopt;
+  return arena_.boolean(*v);
+}
+
+std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivious, bool unbacked_only) {
+  if (arena_.is_constant(e)) return e;
+  const bool use_memo = memo_enabled_ && !unbacked_only;
+  std::vector<StaticMemo>& memo = static_memo_[size_oblivious ? 1 : 0];
+  if (use_memo) {
+    if (memo.size() < arena_.size()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+    const StaticMemo& m = memo[e.index()];
+    if (m.value.valid()) return m.value;
+    if (m.undecided_version == version_) return std::nullopt;
+  }
+  auto remember = [&, e](std::optional<ExprId> r) {
+    if (use_memo) {
+      if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+      if (r) memo[e.index()].value = *r;
+      else memo[e.index()].undecided_version = version_;
+    }
+    return r;
+  };
+  // First the replaced but unexpanded form: products of sums keep tight ranges there
+  // ((A - 1)*(B - 1) >= 1 when A, B >= 2) that expansion would lose.
+  {
+    const ExprId r0 = replace(e);
+    if (arena_.is_constant(r0)) return remember(r0);
+    const ValueRange rr = bound(r0, size_oblivious);
+    if (rr.is_singleton() && rr.lo.is_finite()) {
+      if (arena_.is_boolean(r0)) return remember(arena_.boolean(rr.lo.i != 0));
+      if (rr.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(rr.lo.i));
+    }
+    if (auto v = decide_by_difference(r0, false, size_oblivious)) return remember(*v);
+  }
+  ExprId x = simplify(e, size_oblivious);
+  if (arena_.is_constant(x)) return remember(x);
+  if (auto a = evaluate_with_axioms(x)) return remember(*a);
+  const ValueRange r = bound(x, size_oblivious);
+  if (r.is_singleton() && r.lo.is_finite()) {
+    if (arena_.is_boolean(x)) return remember(arena_.boolean(r.lo.i != 0));
+    if (r.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(r.lo.i));
+  }
+  // A relation between integers is decided by the range of its expanded difference,
+  // which cancels shared terms the two sides' separate ranges cannot see
+  // (e.g. A*B + A + B + 1 > B + 1 becomes A*B + A > 0).
+  if (auto v = decide_by_difference(x, true, size_oblivious)) return remember(*v);
+  // Hand the lower bounds to the structure: x := x' + (lo - 1) with x' >= 1, expand, bound.
+  SymbolList syms;
+  arena_.free_symbols(x, syms);
+  SymbolList from, to;
+  for (ExprId s : syms) {
+    const SymbolState& st = state(s);
+    if (unbacked_only && !st.unbacked) continue;
+    ValueRange rs = bound(s, size_oblivious);
+    if (rs.lo.kind != ExtNum::Kind::Int) continue;
+    const int64_t lo = rs.lo.i;
+    const ExprId fresh = shift_symbol(s);
+    from.push_back(s);
+    to.push_back(arena_.add(fresh, arena_.integer(lo - 1)));
+  }
+  if (!from.empty()) {
+    ExprId y = arena_.expand(arena_.substitute(x, from, to));
+    if (arena_.is_constant(y)) return remember(y);
+    // the callback captures one pointer so std::function keeps it inline (no allocation)
+    struct ShiftScope {
+      ShapeEnv* env;
+      const SymbolList* from;
+      const SymbolList* to;
+      bool size_oblivious;
+    } scope{this, &from, &to, size_oblivious};
+    const ValueRange ry = symshape::bound(arena_, y, [sc = &scope](SymbolId sid) -> ValueRange {
+      ShapeEnv& self = *sc->env;
+      ExprArena& ar = self.arena_;
+      const SymbolList& from = *sc->from;
+      const SymbolList& to = *sc->to;
+      const bool size_oblivious = sc->size_oblivious;
+      for (size_t i = 0; i < from.size(); ++i) {
+        // to[i] is fresh + (lo - 1), or the bare fresh symbol when lo == 1 (no operands)
+        const ExprId f = ar.kind(to[i]) == ExprKind::Add ? ar.operand(to[i], 1) : to[i];
+        if (ar.symbol_id(f) == sid) {
+          const ValueRange rs = self.bound(from[i], size_oblivious);
+          const ExtNum hi = rs.hi.kind == ExtNum::Kind::Int ? ExtNum::of(rs.hi.i - rs.lo.i + 1) : rs.hi;
+          return ValueRange(ExtNum::of(1), hi);
+        }
+      }
+      if (sid.index() < self.symbols_.size()) return self.bound(ar.symbol_expr(sid), size_oblivious);
+      return default_symbol_range(ar, sid);
+    });
+    if (ry.is_singleton() && ry.lo.is_finite()) {
+      if (arena_.is_boolean(y)) return remember(arena_.boolean(ry.lo.i != 0));
+      if (ry.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(ry.lo.i));
+    }
+  }
+  return remember(std::nullopt);
+}
+
+bool ShapeEnv::statically_known_true(ExprId b) {
+  auto r = maybe_evaluate_static(b);
+  return r && *r == arena_.true_();
+}
+
+bool ShapeEnv::statically_known_false(ExprId b) {
+  auto r = maybe_evaluate_static(b);
+  return r && *r == arena_.false_();
+}
+
+}  // namespace symshape
