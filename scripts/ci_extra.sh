@@ -2,6 +2,7 @@
 # The parts of CI beyond the README's test command: the test suite under ASan+UBSan, a
 # smoke run of every benchmark, install + a downstream consumer build, and short fuzz runs.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/debian_path.sh"
 cd "$(dirname "$0")/.."
 jobs=${SYMSHAPE_JOBS:-2}
 
