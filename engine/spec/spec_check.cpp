@@ -11,6 +11,7 @@
 #include "prop/propagate.h"
 #include "shape_env/shape_env.h"
 #include "spec/dim_constraints.h"
+#include "spec/export_tensor_meta.h"
 #include "spec/spec_error.h"
 #include "spec/spec_leaves.h"
 #include "spec/suggested_fixes.h"
@@ -406,6 +407,8 @@ SpecCheckResult check_spec_at(const Graph& g, const RuleTable& rules, const Dyna
   SpecCheckResult r;
   ShapeEnv env;
   Propagator prop(g, rules);
+  ExportTensorMetaHook tensor_meta(g, prop, env);  // export traces: every output's tensor_meta
+  prop.set_hooks(&tensor_meta);
   const PropStatus st = prop.run(env, sizes);
   if (!st.ok) {
     r.error = fmt::format("the inputs do not propagate under the spec: {}", st.message);

@@ -308,7 +308,13 @@ TEST(SpecCheck, CorpusCorrectedSpecRechecksClean) {
     Checked c(graph_json, spec_json);
     for (const Violation& v : c.r.violations)
       EXPECT_TRUE(v.kind == ViolationKind::Narrowed || v.kind == ViolationKind::Guard) << path << ": " << v.message;
-    EXPECT_TRUE(c.r.forced.empty()) << path << ": " << c.report;
+    // PyTorch 2.x: export's tensor_meta asks `size == 1` of every traced output, and a
+    // final spatial size of 1 at the example (inception_v3 at 97) is solved to a constant,
+    // as torch.export 2.13 reports it ("height = 97"); the fix names that value.
+    for (const auto& [source, value] : c.r.forced)
+      EXPECT_TRUE(contains(c.report, fmt::format("resulted in a specialized value of {}.", value)) &&
+                  contains(c.report, fmt::format(" = {}", value)))
+          << path << ": " << c.report;
     if (c.r.ok()) {
       ++clean;
       return;
