@@ -190,7 +190,17 @@ static ValueRange node_range(const ExprArena& arena, ExprId e, std::span<const V
     case ExprKind::Pow:
     case ExprKind::PowByNatural: return vr::pow_by_natural(op(0), op(1));
     case ExprKind::FloorDiv:
-    case ExprKind::CleanDiv: return vr::floordiv(op(0), op(1));
+    case ExprKind::CleanDiv: {
+      ValueRange r = vr::floordiv(op(0), op(1));
+      // Floor of a negative quotient is at most -1 (PyTorch's corner rule says 0 for a
+      // divisor unbounded above): `(-11) // (a + 1)` for a >= 1 is [-6, -1].
+      const ExtNum zero = ExtNum::of(0);
+      const ExtNum minus_one = ExtNum::of(-1);
+      if (sharp_mod && ((op(0).hi < zero && op(1).lo > zero) || (op(0).lo > zero && op(1).hi < zero)) &&
+          r.lo <= minus_one && r.hi > minus_one)
+        r = ValueRange(r.lo, minus_one);
+      return r;
+    }
     case ExprKind::Mod:
     case ExprKind::PythonMod: return sharp_mod ? sharp_python_mod_range(op(0), op(1)) : python_mod_range(op(0), op(1));
     case ExprKind::ModularIndexing: {

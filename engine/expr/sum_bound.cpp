@@ -80,6 +80,61 @@ std::optional<Remainder> remainder_of(ExprArena& a, const Term& t, const ExprRan
   return Remainder{m, num, r};
 }
 
+// A part of a sum that is exactly a function of one numerator A: `part` = range, and the
+// sum is (the rest of the sum minus/plus A) + part.
+struct Part {
+  ExprId numerator;
+  ValueRange range;
+};
+
+// u*v + w in int64, or nothing on overflow.
+std::optional<int64_t> mul_add(int64_t u, int64_t v, int64_t w) {
+  int64_t p, r;
+  if (__builtin_mul_overflow(u, v, &p) || __builtin_add_overflow(p, w, &r)) return std::nullopt;
+  return r;
+}
+
+// -k*(A // d) with d a positive constant not dividing k and 0 < k < d: A - k*(A // d)
+// = (d - k)*q + r for q = A // d, r = A % d in [0, d - 1], nondecreasing in q. For A >= lo,
+// q0 = lo // d: q = q0 gives at least lo - k*q0, q > q0 at least (d - k)*(q0 + 1); for A <= hi
+// symmetrically at most max(hi - k*q1, (d - k)*(q1 - 1) + d - 1), q1 = hi // d.
+// `a - a//2` is a + (a - a//2) - a, and a - a//2 >= min(1 - 0, 1*1) = 1 for a >= 1.
+std::optional<Part> partial_quotient_of(ExprArena& a, const Term& t, const ExprRangeFn& range_of) {
+  if (a.kind(t.base) != ExprKind::FloorDiv || a.kind(a.operand(t.base, 1)) != ExprKind::Integer) return std::nullopt;
+  const int64_t d = a.int_value(a.operand(t.base, 1)), k = -t.coef;
+  if (d <= 0 || k <= 0 || k >= d) return std::nullopt;
+  const ExprId num = a.operand(t.base, 0);
+  const ValueRange nr = range_of(num);
+  ExtNum lo = ExtNum::int_oo(-1), hi = ExtNum::int_oo(1);
+  if (nr.lo.kind == ExtNum::Kind::Int) {
+    const int64_t q0 = floor_div(nr.lo.i, d);
+    const auto at_q0 = mul_add(-k, q0, nr.lo.i), above = mul_add(d - k, q0, d - k);
+    if (at_q0 && above) lo = ExtNum::of(std::min(*at_q0, *above));
+  }
+  if (nr.hi.kind == ExtNum::Kind::Int) {
+    const int64_t q1 = floor_div(nr.hi.i, d);
+    const auto at_q1 = mul_add(-k, q1, nr.hi.i), below = mul_add(d - k, q1, k - 1);
+    // (d - k)*(q1 - 1) + d - 1 = (d - k)*q1 + k - 1
+    if (at_q1 && below) hi = ExtNum::of(std::max(*at_q1, *below));
+  }
+  if (lo.kind != ExtNum::Kind::Int && hi.kind != ExtNum::Kind::Int) return std::nullopt;
+  return Part{num, ValueRange(lo, hi)};
+}
+
+// c*(A % Y) with a divisor Y known >= 1 (Python remainder, in [0, Y - 1]):
+// c*(A % Y) = c*(A % Y - Y) + c*Y, and A % Y - Y lies in [-max(Y), -1]. Here the
+// numerator of Part is Y, added back c times. `a - 5 % a` is (a - a) + [1, int_oo].
+std::optional<Part> remainder_minus_divisor_of(ExprArena& a, const Term& t, const ExprRangeFn& range_of) {
+  const ExprKind k = a.kind(t.base);
+  if (k != ExprKind::PythonMod && k != ExprKind::Mod) return std::nullopt;
+  const ExprId y = a.operand(t.base, 1);
+  if (a.kind(y) == ExprKind::Integer) return std::nullopt;  // constant divisors: bound() is exact enough
+  const ValueRange yr = range_of(y);
+  if (!(yr.lo >= ExtNum::of(1))) return std::nullopt;
+  const ValueRange diff(yr.hi.kind == ExtNum::Kind::Int ? ExtNum::of(-yr.hi.i) : ExtNum::int_oo(-1), ExtNum::of(-1));
+  return Part{y, vr::mul(diff, ValueRange::wrap(t.coef))};
+}
+
 // Min(args) (or Max) with `sign` (+1 / -1) plus `rest`: -Min(args) = Max(-args).
 ValueRange min_max_with_rest(ExprArena& a, ExprId minmax, int64_t sign, ExprId rest, const ExprRangeFn& range_of,
                               bool remainders, int depth) {
@@ -120,6 +175,17 @@ ValueRange refine(ExprArena& a, ExprId e, const ExprRangeFn& range_of, bool rema
         const ExprId shifted = a.expand(a.add(rest_of(a, terms, i, i), a.mul(a.integer(rem->m), rem->numerator)));
         const ValueRange r = vr::mul(rem->r, ValueRange::wrap(-rem->m));
         narrow(vr::add(refine(a, shifted, range_of, remainders, depth + 1), r));
+        continue;
+      }
+      if (const auto part = partial_quotient_of(a, t, range_of)) {
+        const ExprId shifted = a.expand(a.sub(rest_of(a, terms, i, i), part->numerator));
+        narrow(vr::add(refine(a, shifted, range_of, remainders, depth + 1), part->range));
+        continue;
+      }
+      if (const auto part = remainder_minus_divisor_of(a, t, range_of)) {
+        const ExprId shifted =
+            a.expand(a.add(rest_of(a, terms, i, i), a.mul(a.integer(t.coef), part->numerator)));
+        narrow(vr::add(refine(a, shifted, range_of, remainders, depth + 1), part->range));
         continue;
       }
     }

@@ -127,6 +127,47 @@ TEST(SumBoundProperty, ProvableEqualitiesHoldAtEveryPointOfTheBox) {
   EXPECT_GE(proved, 400);
 }
 
+// The partial-quotient rule (A - k*(A//d), 0 < k < d), the remainder-minus-divisor rule
+// (c*(A % y) against c*y, y >= 1) and the negative-quotient rule (n // d <= -1 for n < 0 < d)
+// on symbols with one- and two-sided ranges: every value of the box lies in the range, and
+// the rules do tighten ranges bound() leaves open.
+TEST(SumBoundProperty, QuotientAndRemainderRulesContainEveryValue) {
+  std::mt19937_64 rng(20260808);
+  int tighter = 0;
+  for (int round = 0; round < 900; ++round) {
+    ExprArena a;
+    const ExprId x = integer_symbol(a, "x"), y = integer_symbol(a, "y");
+    SumGen g{a, rng, x, y};
+    const int64_t xl = g.pick(-8, 5), yl = g.pick(1, 4);
+    const bool x_open = g.pick(0, 1), y_open = g.pick(0, 1);
+    std::vector<ValueRange> ranges(a.symbol_count());
+    ranges[a.symbol_id(x).index()] = ValueRange(ExtNum::of(xl), x_open ? ExtNum::int_oo(1) : ExtNum::of(xl + g.pick(0, 20)));
+    ranges[a.symbol_id(y).index()] = ValueRange(ExtNum::of(yl), y_open ? ExtNum::int_oo(1) : ExtNum::of(yl + g.pick(0, 12)));
+    const ExprId A = a.add({a.mul(a.integer(g.pick(1, 3)), x), a.mul(a.integer(g.pick(0, 2)), y), a.integer(g.pick(-9, 9))});
+    const int64_t d = g.pick(2, 7), k = g.pick(1, d - 1), c = g.pick(-3, 3);
+    ExprId e;
+    switch (round % 3) {
+      case 0: e = a.add({A, a.mul(a.integer(-k), a.floordiv(A, a.integer(d))), a.mul(a.integer(g.pick(-1, 1)), x)}); break;
+      case 1: e = a.add({a.mul(a.integer(c), a.mod(A, y)), a.mul(a.integer(-c * g.pick(0, 1)), y), a.integer(g.pick(-3, 3))}); break;
+      default: e = a.floordiv(a.sub(a.integer(-g.pick(1, 9)), a.mul(a.integer(g.pick(0, 2)), x)), a.add(y, a.integer(g.pick(0, 3)))); break;
+    }
+    const ValueRange r = tight_bound(a, e, ranges);
+    const ValueRange plain = bound(a, e, ranges);
+    if (r.lo > plain.lo || r.hi < plain.hi) ++tighter;
+    Bindings b;
+    const int64_t xh = std::min<int64_t>(ranges[a.symbol_id(x).index()].hi.kind == ExtNum::Kind::Int ? ranges[a.symbol_id(x).index()].hi.i : xl + 40, xl + 40);
+    const int64_t yh = std::min<int64_t>(ranges[a.symbol_id(y).index()].hi.kind == ExtNum::Kind::Int ? ranges[a.symbol_id(y).index()].hi.i : yl + 30, yl + 30);
+    for (int64_t xv = xl; xv <= xh; ++xv)
+      for (int64_t yv = yl; yv <= yh; ++yv) {
+        b.set(a.symbol_id(x), xv);
+        b.set(a.symbol_id(y), yv);
+        const int64_t v = evaluate_int(a, e, b);
+        ASSERT_TRUE(r.contains(v)) << to_str(a, e) << " = " << v << " at x=" << xv << " y=" << yv << " outside " << r.str();
+      }
+  }
+  EXPECT_GE(tighter, 300);
+}
+
 TEST(SumBoundProperty, OverflowingHelpersFallBackToThePlainRange) {
   ExprArena a;
   const ExprId x = backed(a, "x");
