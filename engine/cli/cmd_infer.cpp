@@ -1,7 +1,8 @@
 // `symshape infer GRAPH [--example I] [--sizes ...] [--shared-batch] [--max-traces N] [--json]`:
 // shape inference with constraints as data (engine/infer, semantics.md E.6): the nearest valid
-// sizes to an example, the most general spec (the DynamicShapesSpec form `spec check` and
-// `eval --spec` read) and every failing check learned, each with its node. Exit 0: valid
+// sizes to an example, the most general spec export accepts (the DynamicShapesSpec form `spec
+// check` and `eval --spec` read; `spec check` clean on it), the wider region where eager runs
+// (`validity`) and every failing check learned, each with its node. Exit 0: valid
 // sizes found, 1: unsatisfiable / not inferable, 2: bad input.
 #include <fmt/format.h>
 
@@ -92,11 +93,9 @@ ExitCode run_infer(const InferArgs& a) {
       return 2;
     }
   } else {
-    // the given example, or the first one PyTorch accepted
+    // the given example, or the first one PyTorch accepted (one with no 0/1 dynamic size first)
     int64_t e = a.example;
-    if (e < 0)
-      for (uint32_t i = 0; i < g.num_examples() && e < 0; ++i)
-        if (g.example(i).ok()) e = i;
+    if (e < 0) e = infer::default_start_example(g).value_or(-1);
     if (e < 0 || e >= int64_t(g.num_examples())) {
       fmt::print(stderr, "error: {}: {}\n", a.graph,
                  a.example >= 0 ? fmt::format("--example {}: graph '{}' has {} examples", a.example, g.name(), g.num_examples())
@@ -143,6 +142,8 @@ ExitCode run_infer(const InferArgs& a) {
     if (!r.error.empty()) fmt::print("stopped: {}\n", r.error);
     if (r.spec) fmt::print("spec ({}):\n{}\n", r.spec_note, spec_text);
     else if (!r.spec_note.empty()) fmt::print("no spec: {}\n", r.spec_note);
+    if (r.validity && r.spec && *r.validity == *r.spec) fmt::print("validity: the same as the spec\n");
+    else if (r.validity) fmt::print("validity ({}):\n{}\n", r.validity_note, spec::dump_spec_json(*r.validity));
   }
   return r.status == infer::InferStatus::Valid ? 0 : 1;
 }
@@ -153,7 +154,9 @@ void register_infer(CLI::App& app) {
   auto args = std::make_shared<InferArgs>();
   CLI::App* cmd = app.add_subcommand("infer", "shape inference: nearest valid sizes, most general spec, constraints with nodes");
   cmd->add_option("graph", args->graph, "fx-graph-json or graph.fb")->required();
-  cmd->add_option("--example", args->example, "start from this example's sizes (default: the first accepted one)");
+  cmd->add_option("--example", args->example,
+                  "start from this example's sizes (default: the first accepted one with no 0/1 dynamic size, else the "
+                  "first accepted one)");
   cmd->add_option("--sizes", args->sizes, "start from these sizes: NAME=2,3,64,64 or 2,3,64,64 per input in order");
   cmd->add_flag("--shared-batch", args->shared_batch, "dim 0 of every input is one unknown (infer_shape's batch)");
   cmd->add_option("--max-traces", args->max_traces, "trace budget (default 2 x unknowns)");

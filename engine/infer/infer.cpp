@@ -293,7 +293,11 @@ InferResult infer_shapes(const Graph& graph, const RuleTable& rules, std::span<c
   d.run(sizes);
   if (d.r.status == InferStatus::Valid && options.derive_spec) {
     std::vector<std::span<const int64_t>> spans(d.r.sizes.begin(), d.r.sizes.end());
-    d.r.spec = derive_spec(graph, rules, spans, d.r.spec_note);
+    DerivedSpecs specs = derive_spec(graph, rules, spans);
+    d.r.spec = std::move(specs.spec);
+    d.r.spec_note = std::move(specs.spec_note);
+    d.r.validity = std::move(specs.validity);
+    d.r.validity_note = std::move(specs.validity_note);
   }
   return std::move(d.r);
 }

@@ -54,8 +54,12 @@ struct InferResult {
   std::vector<Constraint> constraints;      // every check learned, in discovery order
   std::vector<uint32_t> conflict;           // Unsatisfiable: indices into constraints
   std::string error;                        // NotASizeCheck: the failure
-  std::optional<spec::DynamicShapes> spec;  // Valid (and derive_spec): the most general spec
-  std::string spec_note;                    // how the spec was checked, or why it is missing
+  // Valid (and derive_spec): the most general spec export accepts (spec check clean at the
+  // sizes), and the wider region where the graph propagates at concrete sizes (eager).
+  std::optional<spec::DynamicShapes> spec;
+  std::string spec_note;  // how the spec was checked and narrowed, or why it is missing
+  std::optional<spec::DynamicShapes> validity;
+  std::string validity_note;  // what validity is, and whether it equals the spec
 };
 
 // `sizes`: one span per placeholder. Throws Error(BadInput) for a rank mismatch or a negative
@@ -63,11 +67,35 @@ struct InferResult {
 InferResult infer_shapes(const Graph& graph, const RuleTable& rules, std::span<const std::span<const int64_t>> sizes,
                          const InferOptions& options = {});
 
-// The most general spec around valid `sizes` (spec_derive.cpp): every dimension a named Dim
-// (min 2), except those that must stay 0/1; then `spec check` at the sizes and its corrected
-// spec, until it checks clean. `note` says what happened.
-std::optional<spec::DynamicShapes> derive_spec(const Graph& graph, const RuleTable& rules,
-                                               std::span<const std::span<const int64_t>> sizes, std::string& note);
+struct DerivedSpecs {
+  std::optional<spec::DynamicShapes> spec, validity;
+  std::string spec_note, validity_note;
+};
+// The specs around valid `sizes` (spec_derive.cpp): every dimension a named Dim (min 2),
+// except those that must stay 0/1, spec check's corrected spec, then each Dim widened to
+// where the graph propagates at concrete sizes (validity); that narrowed by spec check's
+// fixes to a fixed point (narrow_to_export) is the spec.
+DerivedSpecs derive_spec(const Graph& graph, const RuleTable& rules, std::span<const std::span<const int64_t>> sizes);
+
+struct ExportSpec {
+  std::optional<spec::DynamicShapes> spec;  // nullopt: none found (note says why)
+  std::string note;
+};
+// `validity` narrowed until `spec check` at `sizes` reports nothing (export_spec.cpp): its
+// corrected spec applied to a fixed point, each step still admitting `sizes`; a Dim whose
+// violation no fix decides (or whose fix would exclude `sizes`) becomes static there.
+ExportSpec narrow_to_export(const Graph& graph, const RuleTable& rules, const spec::DynamicShapes& validity,
+                            std::span<const std::span<const int64_t>> sizes);
+// Each size of `exported` that is a Dim in `validity` (spec check's fixes pinned it) gets
+// that Dim back, ranged as widely around `sizes` as spec check at `sizes` still accepts
+// (export_widen.cpp). The result checks clean when `exported` did.
+spec::DynamicShapes widen_pinned_sizes(const Graph& graph, const RuleTable& rules, const spec::DynamicShapes& exported,
+                                       const spec::DynamicShapes& validity, std::span<const std::span<const int64_t>> sizes);
+
+// The example to start from when none is given (start_example.cpp): the first PyTorch
+// accepted whose dynamic sizes are all >= 2 (the one export would trace and `spec check`
+// picks first), otherwise the first accepted; nullopt when none was accepted.
+std::optional<uint32_t> default_start_example(const Graph& graph);
 
 // Whether input sizes fit a spec: ranks, static sizes, one value per Dim name, Dim ranges and
 // derived dims. `exempt_01`: dims of size 0 or 1 are not checked (0/1 specialisation aside).

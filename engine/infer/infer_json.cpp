@@ -23,6 +23,9 @@ nlohmann::ordered_json infer_result_json(const Graph& g, const InferResult& r) {
   out["budget"] = r.budget;
   if (!r.error.empty()) out["error"] = r.error;
   if (!r.spec_note.empty()) out["spec_note"] = r.spec_note;
+  // eager's region beside the spec, never in its place: export rejects what spans branches
+  out["validity"] = r.validity ? nlohmann::ordered_json::parse(spec::dump_spec_json(*r.validity)) : nlohmann::ordered_json();
+  if (!r.validity_note.empty()) out["validity_note"] = r.validity_note;
   return out;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // An InferResult as the JSON object `symshape infer --json` prints and the Python binding
-// returns: {"sizes": {input: [...]}, "spec": <DynamicShapesSpec dict> | null,
-// "constraints": [{"kind", "node", "check", "trace", "set_aside"}], "status", "conflict",
-// "traces", "budget", ["error"], ["spec_note"]}.
+// returns: {"sizes": {input: [...]}, "spec": <DynamicShapesSpec dict> | null (the spec export
+// accepts: `spec check` clean), "constraints": [{"kind", "node", "check", "trace",
+// "set_aside"}], "status", "conflict", "traces", "budget", ["error"], ["spec_note"],
+// "validity": <DynamicShapesSpec dict> | null (where eager propagates, wider), ["validity_note"]}.
 #include <nlohmann/json.hpp>
 
 #include "graph/graph.h"

@@ -1,5 +1,5 @@
-// The spec side of `symshape infer`: the most general spec around valid sizes (derive_spec)
-// and whether sizes fit a spec (spec_admits).
+// The spec side of `symshape infer`: the validity spec around valid sizes and the spec export
+// accepts inside it (derive_spec), and whether sizes fit a spec (spec_admits).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,9 +8,10 @@
 #include <set>
 
 #include "core/error.h"
+#include "infer/check_at.h"
 #include "infer/infer.h"
+#include "infer/spec_table.h"
 #include "prop/propagate.h"
-#include "spec/apply_spec.h"
 #include "spec/spec_check.h"
 #include "spec/spec_json.h"
 
@@ -39,46 +40,6 @@ std::string dim_name_for(const Graph& g, PlaceholderId p, uint32_t d, std::set<s
   std::string name = fmt::format("{}_{}", g.node_name(g.placeholder_node(p)), d);
   while (!used.insert(name).second) name += "_";
   return name;
-}
-
-// One input dimension of the spec being derived: a static size or a Dim.
-struct Leaf {
-  std::string name;  // the Dim name given at first (kept when a derived dim is widened)
-  int64_t size = 0;
-  std::optional<spec::DimRef> ref;
-};
-using Table = std::vector<std::vector<Leaf>>;
-
-spec::DynamicShapes build(const Graph& g, const Table& table) {
-  spec::SpecBuilder b;
-  b.begin_dict();
-  for (uint32_t p = 0; p < table.size(); ++p) {
-    b.begin_list(g.node_name(g.placeholder_node(PlaceholderId(p))));
-    for (const Leaf& l : table[p]) {
-      if (l.ref) b.dim(*l.ref);
-      else b.size(l.size);
-    }
-    b.end();
-  }
-  b.end();
-  return b.build();
-}
-
-// The leaves of a spec of build()'s form (corrected_spec keeps the tree, rewrites leaves).
-void read_back(const spec::DynamicShapes& s, Table& table) {
-  size_t child = 1;
-  for (uint32_t p = 0; p < table.size() && child < s.nodes.size(); ++p) {
-    const size_t end = s.subtree_end(child);
-    size_t c = child + 1;
-    for (Leaf& l : table[p]) {
-      if (c >= end) break;
-      const spec::SpecNode& n = s.nodes[c];
-      if (n.kind == spec::NodeKind::Dim) l.ref = s.dim(n);
-      else if (n.kind == spec::NodeKind::Int) l.ref.reset(), l.size = n.value;
-      c = s.subtree_end(c);
-    }
-    child = end;
-  }
 }
 
 // Widens each Dim to the sizes where the graph propagates (a fake mode without ShapeEnv at
@@ -140,27 +101,9 @@ void widen(const Graph& g, const RuleTable& rules, std::vector<std::vector<int64
     }
 }
 
-std::optional<spec::SpecCheckResult> check(const Graph& graph, const RuleTable& rules, const spec::DynamicShapes& spec,
-                                           std::span<const std::span<const int64_t>> sizes, std::string& note) {
-  Graph g = graph;
-  try {
-    spec::apply_spec(g, spec);
-  } catch (const Error& e) {
-    note = fmt::format("not checked: {}", e.what());
-    return std::nullopt;
-  }
-  spec::SpecCheckResult r = spec::check_spec_at(g, rules, &spec, sizes);
-  if (!r.checked) {
-    note = fmt::format("spec check failed: {}", r.error);
-    return std::nullopt;
-  }
-  return r;
-}
-
 }  // namespace
 
-std::optional<spec::DynamicShapes> derive_spec(const Graph& graph, const RuleTable& rules,
-                                               std::span<const std::span<const int64_t>> sizes, std::string& note) {
+DerivedSpecs derive_spec(const Graph& graph, const RuleTable& rules, std::span<const std::span<const int64_t>> sizes) {
   // a 0/1 size is specialised by the trace: take 2 instead where the graph allows it, so the
   // spec says what the graph needs rather than what the example happened to be
   std::vector<std::vector<int64_t>> at;
@@ -178,16 +121,16 @@ std::optional<spec::DynamicShapes> derive_spec(const Graph& graph, const RuleTab
     for (uint32_t d = 0; d < at[p].size(); ++d) {
       Leaf& l = table[p].emplace_back();
       l.name = dim_name_for(graph, PlaceholderId(p), d, used);
-      if (at[p][d] <= 1) l.size = at[p][d];
-      else l.ref = spec::DimRef{spec::make_dim(l.name, 2), {}};
+      l.size = at[p][d];
+      if (at[p][d] >= 2) l.ref = spec::DimRef{spec::make_dim(l.name, 2), {}};
     }
-  spec::DynamicShapes spec = build(graph, table);
+  spec::DynamicShapes spec = build_spec(graph, table);
   std::vector<std::span<const int64_t>> spans(at.begin(), at.end());
   // spec check's corrected spec, until the spec checks clean at these sizes: forced
   // specialisations, equal dims, ranges
   std::string check_note;
   for (int round = 0; round < 4; ++round) {
-    const auto r = check(graph, rules, spec, spans, check_note);
+    const auto r = check_at(graph, rules, spec, spans, check_note);
     if (!r || r->ok()) break;
     try {
       spec::DynamicShapes next = spec::corrected_spec(graph, spec, *r);
@@ -204,12 +147,25 @@ std::optional<spec::DynamicShapes> derive_spec(const Graph& graph, const RuleTab
   // sizes at which the graph really propagates, probed concretely around the sizes.
   read_back(spec, table);
   widen(graph, rules, at, table);
-  spec = build(graph, table);
-  const auto r = check(graph, rules, spec, spans, check_note);
-  if (r && r->ok()) note = "spec check: no violation";
-  else if (r) note = "spec check (of the trace's guards, narrower than validity) reports: " + spec::format_violations(*r);
-  else note = check_note;
-  return spec;
+  DerivedSpecs out;
+  out.validity = build_spec(graph, table);
+  // ... and that region is what eager accepts, not what one export trace does: the spec
+  // printed for torch.export is narrowed back to the trace at these sizes.
+  ExportSpec exported = narrow_to_export(graph, rules, *out.validity, spans);
+  if (exported.spec) {
+    spec::DynamicShapes wider = widen_pinned_sizes(graph, rules, *exported.spec, *out.validity, spans);
+    if (!(wider == *exported.spec)) {
+      exported.spec = std::move(wider);
+      exported.note += "; sizes the fixes pinned widened back to the range spec check accepts";
+    }
+  }
+  out.spec = std::move(exported.spec);
+  out.spec_note = std::move(exported.note);
+  out.validity_note = "where eager runs: the graph propagates at concrete sizes, probed around the sizes; ";
+  if (!out.spec) out.validity_note += "no spec for export was found inside it";
+  else if (*out.spec == *out.validity) out.validity_note += "the same as the spec";
+  else out.validity_note += "wider than the spec (export's one trace takes other branches, or specialises, outside it)";
+  return out;
 }
 
 bool spec_admits(const Graph& graph, const spec::DynamicShapes& s, std::span<const std::span<const int64_t>> sizes,

@@ -2,8 +2,8 @@
 // PyTorch's infer_symbol_values parses error messages; here each message's constraint is
 // reached as a typed predicate from the op that raises it (tests/infer/data: one small graph
 // per E.4 step, and all seven chains in one graph), and the same solved values are asserted.
-// Last, every visible corpus graph: the spec inferred from its first accepted example admits
-// every other accepted example and rejects every example PyTorch rejected for its shapes.
+// Last, every visible corpus graph: the validity inferred from its first accepted example
+// admits every other accepted example and rejects every example PyTorch rejected for its shapes.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -210,10 +210,10 @@ TEST(InferBadInput, RankMismatchAndNegativeSizesAreErrors) {
   EXPECT_THROW(m.infer({}), Error);
 }
 
-// The corpus acceptance: from each visible graph's first accepted example, the inferred spec
+// From each visible graph's first accepted example, the inferred validity (where eager runs)
 // admits every other accepted example (0/1 sizes aside: the trace specialises them) and
-// rejects every example PyTorch rejected for a shape reason. The spec reads back from its
-// JSON form unchanged and applies to the graph.
+// rejects every example PyTorch rejected for a shape reason. Both specs read back from their
+// JSON form unchanged. (The printed spec, export's, is narrower: infer_export_spec_test.cpp.)
 TEST(InferCorpus, SpecAdmitsAcceptedAndRejectsShapeFailures) {
   const std::filesystem::path dir = std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
@@ -238,24 +238,27 @@ TEST(InferCorpus, SpecAdmitsAcceptedAndRejectsShapeFailures) {
     const InferResult r = infer_shapes(g, m.rules, sizes_of(first));
     ASSERT_EQ(r.status, InferStatus::Valid) << r.error;
     EXPECT_TRUE(r.constraints.empty()) << "an accepted example fails no check";
-    ASSERT_TRUE(r.spec);
+    ASSERT_TRUE(r.spec) << r.spec_note;
+    ASSERT_TRUE(r.validity);
     EXPECT_FALSE(r.spec_note.empty());
-    const std::string text = spec::dump_spec_json(*r.spec);
-    EXPECT_TRUE(spec::load_spec_json(text) == *r.spec) << text;
+    EXPECT_TRUE(spec::load_spec_json(spec::dump_spec_json(*r.spec)) == *r.spec);
+    const std::string text = spec::dump_spec_json(*r.validity);
+    EXPECT_TRUE(spec::load_spec_json(text) == *r.validity) << text;
     for (uint32_t e = 0; e < g.num_examples(); ++e) {
       const auto ex = g.example(e);
       std::string why;
       if (ex.ok()) {
-        EXPECT_TRUE(spec_admits(g, *r.spec, sizes_of(e), true, &why)) << "example " << e << ": " << why << "\n" << text;
+        EXPECT_TRUE(spec_admits(g, *r.validity, sizes_of(e), true, &why)) << "example " << e << ": " << why << "\n" << text;
       } else if (ex.error_kind() == ExampleErrorKind::Shape) {
-        EXPECT_FALSE(spec_admits(g, *r.spec, sizes_of(e), false, &why)) << "example " << e << " admitted\n" << text;
+        EXPECT_FALSE(spec_admits(g, *r.validity, sizes_of(e), false, &why)) << "example " << e << " admitted\n" << text;
+        EXPECT_FALSE(spec_admits(g, *r.spec, sizes_of(e), false, &why)) << "example " << e << " admitted by the spec";
       }
     }
   }
 }
 
 // Every example PyTorch rejected for a shape reason (with the graph's rank): infer finds
-// valid sizes from it, they propagate at concrete sizes (eager's checks), and the spec
+// valid sizes from it, they propagate at concrete sizes (eager's checks), and the validity
 // inferred from the first accepted example admits them (both say the same minimum sizes).
 TEST(InferCorpus, RejectedExamplesGetNearestValidSizes) {
   const std::filesystem::path dir = std::filesystem::path(SYMSHAPE_SHARED_DIR) / "corpus" / "visible";
@@ -286,9 +289,9 @@ TEST(InferCorpus, RejectedExamplesGetNearestValidSizes) {
       Propagator prop(g, m.rules);
       prop.set_input_policy(InputPolicy::Static);
       EXPECT_TRUE(prop.run(env, found).ok) << "example " << e;
-      ASSERT_TRUE(first && first->spec);
+      ASSERT_TRUE(first && first->validity);
       std::string why;
-      EXPECT_TRUE(spec_admits(g, *first->spec, found, true, &why)) << "example " << e << ": " << why;
+      EXPECT_TRUE(spec_admits(g, *first->validity, found, true, &why)) << "example " << e << ": " << why;
       ++fixed;
     }
   }
