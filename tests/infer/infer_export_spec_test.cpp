@@ -151,7 +151,7 @@ TEST(InferExportSpec, CorpusSpecPassesSpecCheckFromEveryAcceptedExample) {
         ++starts;
       }
   }
-  EXPECT_GE(starts, 25u);
+  EXPECT_GE(starts, 70u);  // 75 on the visible corpus
 }
 
 // Near the smallest valid sizes: every Dim of the validity spec (from the default start) at
