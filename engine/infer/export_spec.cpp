@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <map>
 #include <set>
 
 #include "core/error.h"
@@ -46,6 +47,32 @@ std::vector<std::string> make_static(Table& table, const std::set<std::string>& 
   return made;
 }
 
+// A fix may widen a range (PyTorch's refine reads `Dim('batch', max=15)` as min 0): the spec
+// stays inside validity, where eager runs (0/1 are specialised by the trace anyway).
+spec::DynamicShapes within_validity(const Graph& graph, const spec::DynamicShapes& s, const spec::DynamicShapes& validity,
+                                    std::span<const std::span<const int64_t>> sizes) {
+  Table table = table_of(s, sizes);
+  const Table wide = table_of(validity, sizes);
+  std::map<std::string, spec::RootDim> valid;
+  for (const auto& leaves : wide)
+    for (const Leaf& l : leaves)
+      if (l.ref && l.ref->fn.identity()) valid.emplace(l.ref->root.name, l.ref->root);
+  for (auto& leaves : table)
+    for (Leaf& l : leaves) {
+      if (!l.ref || !l.ref->fn.identity() || !valid.count(l.ref->root.name)) continue;
+      const spec::RootDim& v = valid.at(l.ref->root.name);
+      spec::RootDim& r = l.ref->root;
+      const int64_t lo = std::max(r.min, v.min);
+      const std::optional<int64_t> hi = r.has_max && v.has_max ? std::min(r.max, v.max)
+                                        : r.has_max            ? std::optional(r.max)
+                                        : v.has_max            ? std::optional(v.max)
+                                                               : std::nullopt;
+      if (hi && *hi <= lo) l.ref.reset();  // one value left: the size itself
+      else r = spec::make_dim(r.name, lo, hi);
+    }
+  return build_spec(graph, table);
+}
+
 }  // namespace
 
 ExportSpec narrow_to_export(const Graph& graph, const RuleTable& rules, const spec::DynamicShapes& validity,
@@ -75,7 +102,7 @@ ExportSpec narrow_to_export(const Graph& graph, const RuleTable& rules, const sp
     }
     std::string why;
     try {
-      spec::DynamicShapes next = spec::corrected_spec(graph, spec, *r);
+      spec::DynamicShapes next = within_validity(graph, spec::corrected_spec(graph, spec, *r), validity, sizes);
       if (!(next == spec)) {
         if (spec_admits(graph, next, sizes, false, &why)) {
           spec = std::move(next);
