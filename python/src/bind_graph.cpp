@@ -352,6 +352,21 @@ void bind_graph(pyb::module_& m) {
                              "every node: name, target, value (symbolic shape/stride/dtype or expression)")
       .def("concrete_nodes", [](const PropagationHandle& p) { return node_list(p, true); },
            "every node's value evaluated at the propagated sizes")
+      .def_property_readonly("symbol_sources",
+                             [](const PropagationHandle& p) {
+                               // symbol name -> the input sources it was created for, in order
+                               // (what the differential harness matches PyTorch's symbols by)
+                               ShapeEnv& env = p.env();
+                               const ExprArena& ar = env.arena();
+                               pyb::dict out;
+                               for (uint32_t i = 0; i < ar.symbol_count(); ++i) {
+                                 const ExprId sym = ar.symbol_expr(SymbolId(i));
+                                 pyb::list names;
+                                 for (SourceId s : env.symbol_sources(sym)) names.append(env.sources().name(s));
+                                 out[pyb::str(std::string(ar.symbol_name(sym)))] = names;
+                               }
+                               return out;
+                             })
       .def_property_readonly("guards", [](const PropagationHandle& p) { return p.guards().text; })
       .def_property_readonly("runtime_asserts",
                              [](const PropagationHandle& p) {
