@@ -89,6 +89,7 @@ std::optional<uint32_t> SpecializationCache::add(std::span<const std::span<const
   s.env = std::make_unique<ShapeEnv>(settings_);
   s.prop = std::make_unique<Propagator>(graph_, rules_);
   s.prop->set_input_policy(policy_);
+  s.prop->set_reference_host(host_);
   if (policy_ == InputPolicy::Automatic) s.prop->set_dynamic_mask(dynamic_mask_);
   s.first_example = example;
   status = s.prop->run(*s.env, sizes);

@@ -37,6 +37,10 @@ class SpecializationCache {
     dynamic_mask_ = std::move(dynamic_mask);
   }
 
+  // The reference process later add()s propagate for (default kFakeTensorModeHost; the
+  // export stream uses kExportTracingHost, prop/reference_host.h).
+  void set_reference_host(const ReferenceHost& host) { host_ = host; }
+
   // Index of an existing specialisation whose guards accept `sizes`, if any.
   std::optional<uint32_t> find(std::span<const std::span<const int64_t>> sizes);
   // Propagates with `sizes` as hints; on success appends a specialisation and returns its
@@ -56,6 +60,7 @@ class SpecializationCache {
   const RuleTable& rules_;
   ShapeEnvSettings settings_;
   InputPolicy policy_ = InputPolicy::Spec;
+  ReferenceHost host_ = kFakeTensorModeHost;
   std::vector<std::vector<uint8_t>> dynamic_mask_;
   std::vector<Specialization> specs_;
 };

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "prop/reference_host.h"
 #include "prop/small_vector.h"
 #include "prop/values.h"
 #include "shape_env/shape_env.h"
@@ -75,6 +76,8 @@ class PropContext {
   ShapeEnv& env;
   ExprArena& ar;
   ValueTable& vals;
+  // The reference process's settings (reference_host.h); set by the Propagator per run.
+  ReferenceHost host = kFakeTensorModeHost;
 
   // ---- the current node ----------------------------------------------------------
   void begin_node(NodeId n);

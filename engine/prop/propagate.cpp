@@ -334,6 +334,7 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
   node_values_.assign(graph_.num_nodes(), ValId());
   PropContext ctx(graph_, env, values_, node_values_, layout_cache_);
   ctx.set_failed_checks(failed_checks_);
+  ctx.host = host_;
   NodeId current;
   try {
     for (uint32_t i = 0; i < graph_.num_nodes(); ++i) {

@@ -73,6 +73,10 @@ class Propagator {
   // For InputPolicy::Automatic: mask[p][d] != 0 makes dim d of placeholder p dynamic.
   void set_dynamic_mask(std::vector<std::vector<uint8_t>> mask) { dynamic_mask_ = std::move(mask); }
   void set_hooks(NodeHooks* hooks) { hooks_ = hooks; }
+  // The reference process the rules reproduce (reference_host.h): kFakeTensorModeHost by
+  // default; export-tracing drivers (spec check, `eval --policy export`) use kExportTracingHost.
+  void set_reference_host(const ReferenceHost& host) { host_ = host; }
+  const ReferenceHost& reference_host() const { return host_; }
   // Inference mode (engine/infer): failing size requirements are appended here and the run
   // continues; nullptr (the default) fails at the first one.
   void set_failed_checks(std::vector<FailedCheck>* log) { failed_checks_ = log; }
@@ -114,6 +118,7 @@ class Propagator {
   InputPolicy policy_ = InputPolicy::Spec;
   std::vector<std::vector<uint8_t>> dynamic_mask_;
   NodeHooks* hooks_ = nullptr;
+  ReferenceHost host_ = kFakeTensorModeHost;
   std::vector<FailedCheck>* failed_checks_ = nullptr;
   ValueTable values_;
   std::vector<ValId> node_values_;

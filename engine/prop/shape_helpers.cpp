@@ -167,4 +167,60 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes) {
   return r;
 }
 
+bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t) {
+  ExprArena& ar = ctx.ar;
+  if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
+  ExprId expected = ar.one(), expected_max = ar.one();
+  for (size_t i = t.sizes.size(); i-- > 0;) {
+    const ExprId x = t.sizes[i], y = t.strides[i];
+    if (ctx.guard_or_false(ar.eq(x, ar.one()))) continue;
+    if (ctx.guard_or_true(ar.ne(y, expected)) && ctx.guard_or_true(ar.ne(y, expected_max))) return false;
+    expected_max = ar.mul(expected_max, ar.max(x, ar.one()));
+    expected = ar.mul(expected, x);
+  }
+  return true;
+}
+
+bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const OperandLayout& t) {
+  ExprArena& ar = ctx.ar;
+  if (t.sizes.size() != 4) return false;
+  ExprId expected = ar.one();
+  for (size_t idx : {size_t{1}, size_t{3}, size_t{2}, size_t{0}}) {
+    const ExprId length = t.sizes[idx];
+    if (ctx.guard_or_false(ar.eq(length, ar.one()))) continue;
+    if (ctx.guard_or_true(ar.ne(t.strides[idx], expected))) return false;
+    expected = ar.mul(expected, length);
+  }
+  return true;
+}
+
+bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops) {
+  ExprArena& ar = ctx.ar;
+  if (ops.empty()) return false;
+  // compute_shape: final_shape = infer_size(final_shape, op.shape), starting from the first
+  // operand's shape (so the first infer_size is of that shape with itself)
+  Dims final_shape(ops[0].sizes);
+  for (const OperandLayout& op : ops) broadcast_shapes(ctx, final_shape, op.sizes, final_shape);
+  // some operand must have the output shape (guard_or_false(sym_eq(op.shape, final_shape)))
+  bool some_has_output_shape = false;
+  for (const OperandLayout& op : ops) {
+    if (op.sizes.size() != final_shape.size()) continue;
+    bool same = true;
+    for (size_t i = 0; same && i < final_shape.size(); ++i)
+      same = op.sizes[i] == final_shape[i] || ctx.guard_or_false(ar.eq(op.sizes[i], final_shape[i]));
+    if (same) {
+      some_has_output_shape = true;
+      break;
+    }
+  }
+  if (!some_has_output_shape) return false;
+  // compute_fast_setup_type
+  bool definitely_contiguous = true, definitely_channels_last = true;
+  for (const OperandLayout& op : ops) {
+    definitely_contiguous = definitely_contiguous && prims_is_contiguous_or_false(ctx, op);
+    definitely_channels_last = definitely_channels_last && prims_is_channels_last_contiguous_2d_or_false(ctx, op);
+  }
+  return definitely_contiguous || definitely_channels_last;
+}
+
 }  // namespace symshape

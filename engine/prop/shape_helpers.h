@@ -53,4 +53,30 @@ void stride_order_permutation(size_t n, ShouldSwap&& should_swap, FixedVector<si
 // Product of sizes (numel).
 ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 
+// ---- PyTorch 2.x fake-tensor layout questions (docs/torchref.md, "Propagation and guards:
+// PyTorch 2.x rules"). They only record the guards PyTorch 2.x records; the layouts
+// symshape computes stay those of eager CPU 1.13 (the corpus goldens).
+
+// A tensor operand as the Python predicates of torch._prims_common see it.
+struct OperandLayout {
+  std::span<const ExprId> sizes;
+  std::span<const ExprId> strides;
+};
+
+// torch/_prims_common/__init__.py is_contiguous(a, false_if_dde=True): `numel < 2`, then
+// check_contiguous_sizes_strides (innermost dim first: `size == 1` skips the dim, else the
+// stride must be the running product, with or without Max(size, 1)).
+bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t);
+// torch/_prims_common/__init__.py is_channels_last_contiguous_2d(a, false_if_dde=True): rank 4
+// only, dims in the order (1, 3, 2, 0), `size == 1` skips the dim, else `stride != expected`.
+bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const OperandLayout& t);
+
+// The questions of PyTorch 2.x's fake-tensor fast path for binary pointwise ops
+// (torch/_subclasses/fake_impls.py make_fast_binary_impl), in its order: the broadcast shape
+// (fake_impls.infer_size over the operands, the first one with itself), the "some operand has
+// the output shape" test, then per operand is_contiguous and is_channels_last_contiguous_2d
+// (each only while every earlier operand passed it). Returns false when PyTorch would take
+// the slow path instead (no operand of the output shape, or neither layout matched).
+bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops);
+
 }  // namespace symshape

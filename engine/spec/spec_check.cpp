@@ -407,6 +407,7 @@ SpecCheckResult check_spec_at(const Graph& g, const RuleTable& rules, const Dyna
   SpecCheckResult r;
   ShapeEnv env;
   Propagator prop(g, rules);
+  prop.set_reference_host(kExportTracingHost);  // export traces with mkldnn off (prop/reference_host.h)
   ExportTensorMetaHook tensor_meta(g, prop, env);  // export traces: every output's tensor_meta
   prop.set_hooks(&tensor_meta);
   const PropStatus st = prop.run(env, sizes);

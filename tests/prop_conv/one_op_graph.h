@@ -49,10 +49,12 @@ class OneOpGraph {
     example_.push_back(std::move(example));
     return *this;
   }
-  // The call under test: `args` is the JSON text of the positional argument list.
-  OneOpGraph& call(const std::string& target, const std::string& args, const std::string& kwargs = "{}") {
-    nodes_ += fmt::format(R"({{"name": "out", "op": "call_function", "target": "{}", "args": {}, "kwargs": {}}},)",
-                          target, args, kwargs);
+  // The call under test: `args` is the JSON text of the positional argument list. A call
+  // feeding the one under test gets another `name` (the graph's output is the "out" node).
+  OneOpGraph& call(const std::string& target, const std::string& args, const std::string& kwargs = "{}",
+                   const std::string& name = "out") {
+    nodes_ += fmt::format(R"({{"name": "{}", "op": "call_function", "target": "{}", "args": {}, "kwargs": {}}},)",
+                          name, target, args, kwargs);
     return *this;
   }
 
@@ -99,6 +101,12 @@ class OneOpGraph {
     return out;
   }
   ShapeEnv& env() { return env_; }
+  // The recorded guards in order, simplified and printed (symbols named after the spec's dims).
+  std::vector<std::string> guard_strs() {
+    std::vector<std::string> out;
+    for (const auto& g : env_.guards()) out.push_back(to_str(env_.arena(), env_.simplify(g.expr)));
+    return out;
+  }
 
  private:
   static std::vector<int64_t> contiguous(const std::vector<int64_t>& s) {

@@ -9,6 +9,7 @@
 
 #include "prop/memory_format.h"
 #include "prop/ops/conv_family.h"
+#include "prop/shape_helpers.h"
 
 namespace symshape::conv {
 
@@ -142,6 +143,55 @@ void check_transpose(PropContext& ctx, std::span<const ExprId> in_spatial, std::
   }
 }
 
+// PyTorch 2.x's fake conv (torch/_subclasses/fake_impls.py conv) calls
+// torch._C._select_conv_backend when every size has a hint: ATen's select_conv_backend
+// (aten/src/ATen/native/Convolution.cpp) runs check_shape_forward (asked above already) and
+// _select_conv_backend over ConvParams<c10::SymInt>, so each comparison of a symbolic size it
+// evaluates becomes a guard, in the order of its `||` / `&&` terms. On a CPU host only these
+// reach a symbolic size (measured with FakeTensorMode + ShapeEnv on single convs, 2.13):
+//  - the empty-input test `input.size(0) == 0 || input.size(1) == 0`, then `numel == 0`;
+//  - ConvParams::use_mkldnn, for a Float input only (BFloat16 / Half return before any size
+//    test, other dtypes fail the dtype test; a transposed conv with output_padding >= stride
+//    returns false first):
+//      (is_strided() || is_dilated() || input.size(0) >= 16 || weight.size(-1) != 1 ||
+//       weight.size(-2) != 1 || at::get_num_threads() > 1) &&
+//      (groups > 1 || (weight.size(-1) > 3 && weight.size(-2) > 3) || input.size(0) > 1 ||
+//       input.size(0) * input.size(1) * input.size(2) * input.size(3) > 20480)
+//    on the 4-d view: a 1-d conv is seen as (N, C, 1, L) with weight (O, I, 1, K), a 3-d conv
+//    multiplies only its first four sizes. So an unstrided, undilated conv asks `N >= 16`
+//    (a batch range 2 <= N <= 15 when false) and a conv of batch 1 with a kernel not larger
+//    than 3x3 (and groups 1) asks `C*H*W > 20480`.
+// The layout symshape gives the output stays eager 1.13's (output_format).
+void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride,
+                                const IntDims& dilation, const IntDims& output_padding, bool transposed,
+                                int64_t groups) {
+  ExprArena& ar = ctx.ar;
+  const auto is = ctx.vals.sizes(in);
+  const auto ws = ctx.vals.sizes(w);
+  const size_t r = ws.size();
+  if (ctx.guard(ar.eq(is[0], ar.zero())) || ctx.guard(ar.eq(is[1], ar.zero()))) return;  // Empty backend
+  if (ctx.guard(ar.eq(numel(ctx, is), ar.zero()))) return;  // "Only zero batch or zero channel inputs ..."
+  if (!ctx.host.mkldnn_enabled || ctx.vals.dtype(in) != DType::Float32) return;
+  if (transposed)
+    for (size_t i = 0; i < stride.size(); ++i)
+      if (output_padding[i] >= stride[i]) return;  // is_output_padding_big
+  bool strided = false, dilated = false;
+  for (int64_t s : stride) strided |= s != 1;
+  for (int64_t d : dilation) dilated |= d != 1;
+  // the 4-d view: (N, C, 1, L) / (O, I, 1, K) for a 1-d conv
+  const ExprId kw = ws[r - 1];
+  const ExprId kh = r == 3 ? ar.one() : ws[r - 2];
+  const ExprId numel4 = r == 3 ? ar.mul({is[0], is[1], is[2]}) : ar.mul({is[0], is[1], is[2], is[3]});
+  const bool first = strided || dilated || ctx.guard(ar.ge(is[0], ar.integer(16))) ||
+                     ctx.guard(ar.ne(kw, ar.one())) || ctx.guard(ar.ne(kh, ar.one())) ||
+                     ctx.host.num_threads > 1;
+  if (!first) return;
+  // Mkldnn or not only matters to the layout, which stays 1.13's: the questions are the point
+  [[maybe_unused]] const bool mkldnn =
+      groups > 1 || (ctx.guard(ar.gt(kw, ar.integer(3))) && ctx.guard(ar.gt(kh, ar.integer(3)))) ||
+      ctx.guard(ar.gt(is[0], ar.one())) || ctx.guard(ar.gt(numel4, ar.integer(20480)));
+}
+
 // ConvParams::use_mkldnn (1.13) for the CPU float case; at::get_num_threads() > 1 assumed.
 bool uses_mkldnn(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride, const IntDims& dilation,
                  const IntDims& output_padding, bool transposed, int64_t groups) {
@@ -209,6 +259,7 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   expand_param(ctx, a.dilation, "dilation", dim, dilation);
   expand_param(ctx, a.output_padding, "output_padding", dim, output_padding);
   check_shape_forward(ctx, in, w, bias, stride, padding, dilation, output_padding, a.transposed, a.groups);
+  select_conv_backend_guards(ctx, in, w, stride, dilation, output_padding, a.transposed, a.groups);
   // No type promotion in 1.13 convolutions: every CPU backend rejects a weight or bias whose
   // dtype differs from the input's ("Input type (double) and bias type (float) should be the
   // same", "expected scalar type Double but found Float", ...).

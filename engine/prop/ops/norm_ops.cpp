@@ -178,6 +178,28 @@ void check_features(PropContext& ctx, ArgId a, std::string_view name, ExprId c) 
   if (!check_ok(ctx, ctx.ar.eq(n, c))) ctx.fail("{} should contain {} elements not {}", name, ctx.str(c), ctx.str(n));
 }
 
+// PyTorch 2.x runs every batch_norm variant (batch_norm, native_batch_norm,
+// _native_batch_norm_legit*, training or not) through the decomposition
+// torch/_decomp/decompositions.py native_batch_norm_helper, whose first pointwise op is
+// `input - mean` (eval: running_mean unsqueezed to (C, 1, ...); training: var_mean's keepdim
+// (1, C, 1, ...)). Under FakeTensorMode that op takes fake_impls' binary fast path, which asks
+// `size == 1` of every dim of the input (infer_size, innermost first) and then its layout
+// (is_contiguous, is_channels_last_contiguous_2d): on a conv output of a new spatial size
+// these are Ne(W', 1), Ne(H', 1) and, from the channels stride, Ne(H'*W', 1). The later ops
+// of the decomposition ask the same questions again (already decided). Guards only: the
+// output layout stays eager 1.13's (batch_norm_strides).
+void batch_norm_2x_guards(PropContext& ctx, TensorId input, ExprId c, bool training) {
+  const auto sizes = ctx.vals.sizes(input);
+  const size_t rank = sizes.size();
+  Dims stat, stat_strides;
+  if (training) stat.push_back(ctx.ar.one());
+  stat.push_back(c);
+  while (stat.size() < rank - (training ? 0 : 1)) stat.push_back(ctx.ar.one());
+  ctx.contiguous_strides(stat, stat_strides);
+  const OperandLayout ops[] = {{sizes, ctx.vals.strides(input)}, {stat, stat_strides}};
+  fake_binary_fast_path_guards(ctx, ops);
+}
+
 // The shared body: (input, weight, bias, running_mean?, running_var?, training) ->
 // (out, save_mean, save_invstd); the stats are (C,) when training and (0,) otherwise.
 void batch_norm_impl(PropContext& ctx, ArgId weight, ArgId bias, ArgId mean, ArgId var, bool training, bool tuple) {
@@ -202,6 +224,7 @@ void batch_norm_impl(PropContext& ctx, ArgId weight, ArgId bias, ArgId mean, Arg
       ctx.fail("running_var must be defined in evaluation mode");
     check_features(ctx, weight, "weight", c);
     check_features(ctx, bias, "bias", c);
+    batch_norm_2x_guards(ctx, input, c, training);
     batch_norm_strides(ctx, input, strides);
   }
   const TensorId out = ctx.new_tensor(dt, ctx.vals.sizes(input), strides);
