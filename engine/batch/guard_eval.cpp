@@ -105,12 +105,10 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   static_assert(sizeof(GuardFailure) == 1);
   const size_t nblocks = (end - begin + kBlock - 1) / kBlock;
   std::atomic<uint64_t> clauses{0}, blocks{0}, narrow_blocks{0}, positive_blocks{0}, bound_decided{0};
-  tbb::enumerable_thread_specific<Scratch> scratch;
   // every example gives every input its declared rank, and those are the traced ranks
   bool declared_ranks = ex.all_declared_ranks() && ex.num_placeholders() == p.ranks.size();
   for (uint32_t ph = 0; declared_ranks && ph < ex.num_placeholders(); ++ph) declared_ranks = ex.rank(ph) == p.ranks[ph];
-  auto body = [&](const tbb::blocked_range<size_t>& r) {
-    Scratch& s = scratch.local();
+  auto run_blocks = [&](Scratch& s, const tbb::blocked_range<size_t>& r) {
     const size_t nregs = std::max<uint32_t>(p.num_registers, 1);
     s.regs.resize(nregs * kBlock);
     s.poison.resize(nregs * kBlock);
@@ -172,10 +170,20 @@ void evaluate_guards(const GuardProgram& p, const ExampleColumns& ex, size_t beg
   };
   // Fixed grain: the block split, and so every verdict, is the same at any thread count.
   const tbb::blocked_range<size_t> range(0, nblocks, kTaskBlocks);
-  if (options.threads > 0) {
-    arena_for(options.threads).execute([&] { tbb::parallel_for(range, body, tbb::simple_partitioner()); });
+  if (nblocks <= kTaskBlocks) {
+    // One task's worth (a call per example, a short stream): no task dispatch, and a scratch
+    // kept per calling thread, so a call does not allocate and zero its registers again
+    // (that fill was most of a one-example call).
+    thread_local Scratch small;
+    run_blocks(small, range);
   } else {
-    tbb::parallel_for(range, body, tbb::simple_partitioner());
+    tbb::enumerable_thread_specific<Scratch> scratch;
+    auto body = [&](const tbb::blocked_range<size_t>& r) { run_blocks(scratch.local(), r); };
+    if (options.threads > 0) {
+      arena_for(options.threads).execute([&] { tbb::parallel_for(range, body, tbb::simple_partitioner()); });
+    } else {
+      tbb::parallel_for(range, body, tbb::simple_partitioner());
+    }
   }
   if (stats) {
     stats->clauses += clauses.load();
