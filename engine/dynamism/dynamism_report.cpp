@@ -54,6 +54,7 @@ DynamismReport dynamism_report(const ExampleSet& set, Graph* graph, const RuleTa
     if (d.min) j["range"] = {*d.min, bound(d.max)};
     if (d.has_guard_range) j["guard_range"] = {d.guard_min, bound(d.guard_max)};
     if (!d.why.empty()) j["why"] = d.why;
+    if (!d.left_out.empty()) j["left_out"] = d.left_out;
     out["dims"].push_back(std::move(j));
   }
   out["relations"] = nlohmann::ordered_json::array();
@@ -65,6 +66,7 @@ DynamismReport dynamism_report(const ExampleSet& set, Graph* graph, const RuleTa
   out["violations"] = s.violations;
   if (!s.check_error.empty()) out["check_error"] = s.check_error;
   out["rejected_examples"] = s.rejected;
+  out["outside_examples"] = s.outside;
   out["notes"] = s.notes;
   return rep;
 }

@@ -8,6 +8,9 @@
 #include "batch/stream.h"
 #include "core/checked_math.h"
 #include "core/error.h"
+#include "infer/check_at.h"
+#include "infer/infer.h"
+#include "infer/spec_table.h"
 #include "spec/apply_spec.h"
 #include "spec/dim.h"
 #include "spec/spec_check.h"
@@ -348,8 +351,71 @@ class Suggester {
       final_ = std::move(s);
       last_ = r;
       if (!r.checked || r.ok()) return;
+      if (!narrowed_) {  // spec check's fixes to a fixed point at the checked example, as infer
+        narrowed_ = true;
+        if (narrow(r)) continue;
+      }
       if (!adjust(r)) return;
     }
+  }
+
+  // The sizes of the example check() propagated (graph example or row of the columns).
+  std::vector<std::span<const int64_t>> checked_sizes(const spec::SpecCheckResult& r, std::vector<std::vector<int64_t>>& rows) const {
+    std::vector<std::span<const int64_t>> sizes;
+    if (opt_.graph_examples) {
+      for (uint32_t p = 0; p < gp_->num_placeholders(); ++p) sizes.push_back(gp_->example(r.example).input_sizes(PlaceholderId(p)));
+      return sizes;
+    }
+    return example_sizes(r.example, rows);
+  }
+
+  // Example `e`'s sizes (a row of the columns), one span per input.
+  std::vector<std::span<const int64_t>> example_sizes(size_t e, std::vector<std::vector<int64_t>>& rows) const {
+    std::vector<std::span<const int64_t>> sizes;
+    rows.assign(ex_.num_placeholders(), {});
+    for (uint32_t p = 0; p < ex_.num_placeholders(); ++p)
+      for (uint32_t d = 0; d < ex_.rank(p); ++d) rows[p].push_back(ex_.column(p, d)[e]);
+    for (const auto& row : rows) sizes.emplace_back(row);
+    return sizes;
+  }
+
+  // `symshape infer`'s narrowing (infer/export_spec.cpp): spec check's corrected spec at the
+  // checked example to a fixed point, sizes it pinned widened back to the widest range spec
+  // check accepts (export_widen.cpp). Each Dim takes its narrowed range; a Dim left static
+  // becomes Dim.DYNAMIC. Examples outside a narrowed range are reported (verify). false: the
+  // narrowing found no spec (adjust() then works on the check's report).
+  bool narrow(const spec::SpecCheckResult& r) {
+    std::vector<std::vector<int64_t>> rows;
+    const auto sizes = checked_sizes(r, rows);
+    infer::ExportSpec exported = infer::narrow_to_export(*gp_, *rules_, *final_, sizes);
+    if (!exported.spec) {
+      out_.notes.push_back(fmt::format("spec check's fixes at {}: {}", example_name(r.example), exported.note));
+      return false;
+    }
+    const DynamicShapes narrowed = infer::widen_pinned_sizes(*gp_, *rules_, *exported.spec, *final_, sizes);
+    bool changed = false;
+    for (uint32_t gi = 0; gi < groups_.size(); ++gi) {
+      Group& gr = groups_[gi];
+      if (gr.mode != Mode::Named) continue;
+      const std::optional<RootDim> range = corrected_range(narrowed, gi);
+      if (!range) {
+        give_up_range(gi, Mode::Dynamic,
+                      fmt::format("spec check's fixes at {} leave it no range of its own: {}", example_name(r.example),
+                                  violation_text(r, gi)));
+        changed = true;
+        continue;
+      }
+      int64_t new_min = range->min;
+      if (new_min <= 2 && gr.min < 2) new_min = gr.min;  // an example's 0/1 stays inside (C.4)
+      const std::optional<int64_t> new_max = range->has_max ? std::optional<int64_t>(range->max) : std::nullopt;
+      if (new_min == gr.min && new_max == gr.max) continue;
+      out_.notes.push_back(fmt::format("{}: range {} -> {} ({})", gr.name, range_text(gr.min, gr.max), range_text(new_min, new_max),
+                                       violation_text(r, gi)));
+      gr.min = new_min;
+      gr.max = new_max;
+      changed = true;
+    }
+    return changed;
   }
 
   // One correction step from a failed check; false when nothing could change.
@@ -395,16 +461,6 @@ class Suggester {
       int64_t new_min = range->min;
       if (new_min <= 2 && rg.min < 2) new_min = rg.min;
       std::optional<int64_t> new_max = range->has_max ? std::optional<int64_t>(range->max) : std::nullopt;
-      if (!range_holds_examples(root, new_min, new_max)) {
-        rg.has_guard_range = true;
-        rg.guard_min = new_min;
-        rg.guard_max = new_max;
-        give_up_range(root, Mode::Dynamic,
-                      fmt::format("the graph's guards allow {}, which leaves out {}", range_text(new_min, new_max),
-                                  outside_text(root, new_min, new_max)));
-        changed = true;
-        continue;
-      }
       if (new_min != rg.min || new_max != rg.max) {
         out_.notes.push_back(fmt::format("{}: range {} -> {} ({})", rg.name, range_text(rg.min, rg.max),
                                          range_text(new_min, new_max), why));
@@ -463,6 +519,8 @@ class Suggester {
           d.written_as = spec::dim_name(ref);
           d.min = spec::dim_min(ref);
           d.max = spec::dim_max(ref);
+          if (gr.mode == Mode::Named && !range_holds_examples(uint32_t(&gr - groups_.data()), gr.min, gr.max))
+            d.left_out = outside_text(uint32_t(&gr - groups_.data()), gr.min, gr.max);
           break;
         }
         case Mode::Dynamic:
@@ -492,17 +550,38 @@ class Suggester {
       for (const spec::HintConflict& h : last_->hint_conflicts) out_.violations.push_back(h.message);
       if (!last_->solver_error.empty()) out_.violations.push_back(last_->solver_error);
     }
-    // Every example inside the spec (static dims, shared and derived dims, ranges).
+    // Every example inside the spec (static dims, shared and derived dims); one outside a
+    // Dim's range (the one trace's guards leave it out) is reported, not rejected.
+    std::vector<bool> left_out(ex_.num_examples(), false);
     for (size_t e = 0; e < ex_.num_examples(); ++e) {
-      const std::string why = outside_spec(e);
-      if (!why.empty()) out_.rejected.push_back(fmt::format("{}: {}", example_name(e), why));
+      std::string why = outside_spec(e, false);
+      if (!why.empty()) {
+        out_.rejected.push_back(fmt::format("{}: {}", example_name(e), why));
+        continue;
+      }
+      why = outside_spec(e, true);
+      if (why.empty()) continue;
+      // Left out by the range, not by the graph: the example still propagates at its own sizes.
+      std::string note;
+      std::vector<std::vector<int64_t>> rows;
+      const auto sizes = example_sizes(e, rows);
+      infer::Table fixed = infer::table_of(out_.spec, sizes);
+      for (auto& leaves : fixed)
+        for (infer::Leaf& l : leaves) l.ref.reset();
+      if (!infer::check_at(*gp_, *rules_, infer::build_spec(*gp_, fixed), sizes, note)) {
+        out_.rejected.push_back(fmt::format("{}: {}; at its own sizes: {}", example_name(e), why, note));
+        continue;
+      }
+      left_out[e] = true;
+      out_.outside.push_back(fmt::format("{}: {}", example_name(e), why));
     }
     // Every example propagates under the spec (the export policy's stream).
     try {
       spec::apply_spec(*gp_, out_.spec);
       const StreamResult st = run_stream(*gp_, *rules_, ex_);
       for (const StreamResult::Rejection& rej : st.rejections)
-        out_.rejected.push_back(fmt::format("{}: {}{}{}", example_name(rej.example), rej.node, rej.node.empty() ? "" : ": ",
+        if (!left_out[rej.example])
+          out_.rejected.push_back(fmt::format("{}: {}{}{}", example_name(rej.example), rej.node, rej.node.empty() ? "" : ": ",
                                             rej.message));
     } catch (const Error& e) {
       out_.rejected.push_back(fmt::format("the spec does not apply: {}", e.what()));
@@ -510,14 +589,15 @@ class Suggester {
     out_.verified = last_ && last_->checked && last_->ok() && out_.check_error.empty() && out_.rejected.empty();
   }
 
-  // Why example `e` is outside the final spec, or "".
-  std::string outside_spec(size_t e) const {
+  // Why example `e` is outside the final spec, or "". `ranges`: only a Dim's range, else
+  // everything but the ranges (static dims, shared and derived dims).
+  std::string outside_spec(size_t e, bool ranges) const {
     for (uint32_t p = 0; p < ex_.num_placeholders(); ++p)
       for (uint32_t d = 0; d < ex_.rank(p); ++d) {
         const int64_t v = ex_.column(p, d)[e];
         const int32_t gi = group_of(p, d);
         if (gi < 0) {
-          if (v != ex_.column(p, d)[0]) return fmt::format("{} is {}, the spec has {}", position_name(inputs_, p, d), v, ex_.column(p, d)[0]);
+          if (!ranges && v != ex_.column(p, d)[0]) return fmt::format("{} is {}, the spec has {}", position_name(inputs_, p, d), v, ex_.column(p, d)[0]);
           continue;
         }
         const Group& gr = groups_[size_t(gi)];
@@ -525,9 +605,9 @@ class Suggester {
         const Group& rg = gr.mode == Mode::Derived ? groups_[gr.root] : gr;
         const LinearFn fn = gr.mode == Mode::Derived ? gr.fn : LinearFn{};
         const int64_t r = rg.values[e];
-        if (apply(fn, r) != v)
+        if (!ranges && apply(fn, r) != v)
           return fmt::format("{} is {}, not {} at {} = {}", position_name(inputs_, p, d), v, spec::derived_name(rg.name, fn), rg.name, r);
-        if (r < rg.min || (rg.max && r > *rg.max))
+        if (ranges && (r < rg.min || (rg.max && r > *rg.max)))
           return fmt::format("{} = {} is outside {}", rg.name, r, range_text(rg.min, rg.max));
       }
     return {};
@@ -543,6 +623,7 @@ class Suggester {
   std::vector<Group> groups_;
   std::optional<DynamicShapes> final_;
   std::optional<spec::SpecCheckResult> last_;
+  bool narrowed_ = false;
 };
 
 }  // namespace

@@ -54,6 +54,7 @@ struct SuggestedDim {
   int64_t example_min = 0, example_max = 0;
   std::optional<int64_t> min, max;     // a Dim's range (max: nullopt = int_oo)
   std::string why;                     // a hint: why no range is written
+  std::string left_out;                // a Dim: the examples its range leaves out ("example 2 (32)")
   bool has_guard_range = false;        // a hint: the range the graph's guards allow
   int64_t guard_min = 0;
   std::optional<int64_t> guard_max;
@@ -67,6 +68,9 @@ struct SpecSuggestion {
   std::vector<std::string> violations;  // of the last spec check (export's messages)
   std::string check_error;              // the last check could not propagate (why)
   std::vector<std::string> rejected;    // examples the spec does not accept, with the reason
+  // Examples outside a Dim's range: the one trace's guards (spec check's fixes) leave them out,
+  // so one export does not take them (PyTorch would need another trace); not a failure.
+  std::vector<std::string> outside;
   std::vector<std::string> notes;       // what the rounds changed
   uint32_t rounds = 0;                  // spec checks run
   int64_t checked_example = -1;         // the example the last check propagated

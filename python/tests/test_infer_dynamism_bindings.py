@@ -44,7 +44,13 @@ def test_dynamism_of_a_graphs_examples_finds_the_varying_dims_and_a_verified_spe
     assert d["dynamism"] == {"x": {"L['x']": [True, False, True, True]}}
     assert d["verified"] is True
     assert d["suggested_spec"]["dynamic_shapes"] == {"x": ["batch", 3, "height", "width"]}
+    # torch.export 2.x's `h // 32 != 1` at the checked example: the ranges start at 64 ...
+    assert d["suggested_spec"]["dims"]["height"]["min"] == 64 and d["suggested_spec"]["dims"]["width"]["min"] == 64
     assert symshape.check_spec(VGG, spec=d["suggested_spec"])["ok"]
+    # ... and the examples PyTorch ran below 64 are reported, not dropped.
+    assert d["outside_examples"] == ["example 2: height = 32 is outside [64, int_oo]",
+                                     "example 4: width = 48 is outside [64, int_oo]"]
+    assert d["rejected_examples"] == []
 
 
 def test_dynamism_of_example_dicts_and_a_derived_relation():
