@@ -36,9 +36,9 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
   std::vector<std::vector<int64_t>> sizes;
   std::vector<std::span<const int64_t>> spans;
   const bool compile = options.policy == RecompilePolicy::Compile;
-  // torch.export traces with the backend flags off (export/_trace.py _ignore_backend_decomps);
-  // torch.compile keeps them
-  if (!compile) cache.set_reference_host(kExportTracingHost);
+  // torch.export traces with the backend flags off (export/_trace.py _ignore_backend_decomps,
+  // the cache's default); torch.compile keeps them
+  if (compile) cache.set_reference_host(kFakeTensorModeHost);
   std::vector<std::vector<int64_t>> first_frame;  // compile: the sizes of the first compile
   std::vector<std::vector<uint8_t>> dynamic;      // compile: dims made dynamic so far
   size_t next = 0;

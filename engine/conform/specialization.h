@@ -37,8 +37,9 @@ class SpecializationCache {
     dynamic_mask_ = std::move(dynamic_mask);
   }
 
-  // The reference process later add()s propagate for (default kFakeTensorModeHost; the
-  // export stream uses kExportTracingHost, prop/reference_host.h).
+  // The reference process later add()s propagate for (prop/reference_host.h). Default:
+  // torch.export's (kExportTracingHost), as the default input policy; the compile policy's
+  // stream uses kFakeTensorModeHost (dynamo traces with the backend flags as they are).
   void set_reference_host(const ReferenceHost& host) { host_ = host; }
 
   // Index of an existing specialisation whose guards accept `sizes`, if any.
@@ -60,7 +61,7 @@ class SpecializationCache {
   const RuleTable& rules_;
   ShapeEnvSettings settings_;
   InputPolicy policy_ = InputPolicy::Spec;
-  ReferenceHost host_ = kFakeTensorModeHost;
+  ReferenceHost host_ = kExportTracingHost;
   std::vector<std::vector<uint8_t>> dynamic_mask_;
   std::vector<Specialization> specs_;
 };
