@@ -4,18 +4,13 @@ differential harness: the same graph symshape propagates, run by PyTorch's own c
 Parameters and buffers (`get_attr`) become attributes of the module with the recorded
 shape, stride and dtype; integer and bool tables keep their exact `data`, floating ones
 are zeros (fake propagation reads no values)."""
-import operator
-
 import torch
 import torch.fx
 
-DTYPES = {
-    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64,
-    "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
-    "bool": torch.bool, "complex64": torch.complex64,
-}
-_OPERATORS = {name: getattr(operator, name) for name in (
-    "getitem", "add", "sub", "mul", "floordiv", "truediv", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge", "pow")}
+from .golden import _DTYPE as DTYPES
+from .golden import _OPERATORS
+from .golden import _arg as _argument  # the reference interpreter's argument forms (FORMAT.md)
+
 
 
 class GraphConversionError(Exception):
@@ -38,26 +33,6 @@ def resolve_target(name):
     return overload
 
 
-def _argument(a, env):
-    if isinstance(a, dict):
-        if "node" in a:
-            return env[a["node"]]
-        if "dtype" in a:
-            return DTYPES[a["dtype"]]
-        if "device" in a:
-            return torch.device(a["device"])
-        if "layout" in a:
-            return torch.strided
-        if "memory_format" in a:
-            return getattr(torch, a["memory_format"])
-        if "float" in a:
-            return float(a["float"])
-        raise GraphConversionError(f"unknown argument form {a}")
-    if isinstance(a, list):
-        return [_argument(x, env) for x in a]
-    return a
-
-
 def _attribute_tensor(meta):
     dtype = DTYPES[meta["dtype"]]
     shape, stride = meta["shape"], meta["stride"]
@@ -66,8 +41,7 @@ def _attribute_tensor(meta):
         t = torch.empty_strided(shape, stride, dtype=dtype)
         t.copy_(dense)
         return t
-    return torch.zeros_strided(shape, stride, dtype=dtype) if hasattr(torch, "zeros_strided") else \
-        torch.empty_strided(shape, stride, dtype=dtype).zero_()
+    return torch.empty_strided(shape, stride, dtype=dtype).zero_()
 
 
 def to_graph_module(doc):
