@@ -115,6 +115,9 @@ struct Driver {
   int trace(std::span<const int64_t> values, PropStatus& status, size_t& failed) {
     auto t = std::make_unique<Trace>();
     Propagator prop(g, rules);
+    // torch.export's tracing settings (no conv backend-selection guards): the spec printed
+    // from these traces is for export, and those guards never reject a size eager runs
+    prop.set_reference_host(kExportTracingHost);
     prop.set_input_policy(InputPolicy::Automatic);
     std::vector<std::vector<uint8_t>> mask;
     for (uint32_t p = 0; p < g.num_placeholders(); ++p) mask.emplace_back(g.placeholder_rank(PlaceholderId(p)), 1);
