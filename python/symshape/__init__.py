@@ -42,10 +42,10 @@ def check_spec(graph, spec=None):
     return graph.check_spec()
 
 
-def export(model, example_inputs, dynamic_shapes=None, path=None, **kwargs):
-    """fx-graph-json text of `model` (see symshape.exporter.export)."""
+def export(model, example_inputs, kwargs=None, dynamic_shapes=None, path=None, **options):
+    """fx-graph-json text of `model` (see symshape.exporter.export; torch.export's argument order)."""
     from .exporter import export as _export
-    return _export(model, example_inputs, dynamic_shapes=dynamic_shapes, path=path, **kwargs)
+    return _export(model, example_inputs, kwargs, dynamic_shapes=dynamic_shapes, path=path, **options)
 
 
 def verify(model, examples, dynamic_shapes=None, **kwargs):

@@ -24,6 +24,8 @@ class _Converter:
         if isinstance(t, torch._ops.OpOverloadPacket) and t.__name__ == "sym_size" or \
                 str(t) in ("aten.sym_size", "aten.sym_size.default", "aten.sym_size.int"):
             return self.w.call("aten.sym_size.int", [self.arg(a) for a in node.args], {}, base="sym_size")
+        if getattr(t, "__name__", "").startswith("sym_") and getattr(t, "__module__", None) == "torch":
+            return self.w.call(f"torch.{t.__name__}", [self.arg(a) for a in node.args], {}, base=t.__name__)
         if not isinstance(t, torch._ops.OpOverload):
             raise RuntimeError(f"node '{node.name}': target {t} is not an ATen overload or operator")
         params = sch.parse_params(t._schema)
@@ -76,32 +78,178 @@ def convert_graph_module(gm, example_inputs, lifted=None):
     return c.w, names
 
 
-def convert_exported_program(ep, example_inputs, dynamic_shapes):
-    """An ExportedProgram: lifted parameters/buffers become get_attr nodes; the spec comes
-    from the placeholders' symbolic sizes and ep.range_constraints (dynamic_shapes, if
-    given, was already applied by torch.export)."""
+# Asserts torch.export leaves in the graph (runtime checks of sizes and unbacked values).
+# They have no users, so they are kept past dead-code elimination when the engine knows
+# them, and refused by name when it does not: a check on sizes never disappears.
+_ASSERTS = {"aten._assert_scalar.default", "aten._assert_async.msg", "aten.sym_constrain_range.default",
+            "aten.sym_constrain_range_for_size.default"}
+# Checks of dtype/device only (torch.export's `.to()` bookkeeping): no size is involved.
+_METADATA_CHECKS = {"aten._assert_tensor_metadata.default"}
+
+
+def _lifted_inputs(ep):
+    """placeholder name -> (dotted name, tensor) for every non-user input of the program.
+    Real ExportedPrograms list them in graph_signature.input_specs (parameters, buffers,
+    lifted constant tensors; non-persistent buffers live in ep.constants); older duck-typed
+    objects give inputs_to_parameters / inputs_to_buffers."""
     sig = ep.graph_signature
-    state = ep.state_dict
+    state = dict(ep.state_dict)
+    constants = dict(getattr(ep, "constants", None) or {})
+    specs = getattr(sig, "input_specs", None)
+    if specs is None:
+        return {ph: (name, state[name]) for mapping in ("inputs_to_parameters", "inputs_to_buffers")
+                for ph, name in dict(getattr(sig, mapping, {}) or {}).items()}
     lifted = {}
-    for mapping in ("inputs_to_parameters", "inputs_to_buffers"):
-        for ph, name in dict(getattr(sig, mapping, {}) or {}).items():
-            lifted[ph] = (name, state[name])
-    w, names = convert_graph_module(ep.graph_module, example_inputs, lifted)
-    ranges = {str(k): v for k, v in dict(ep.range_constraints).items()}
-    dyn, dims = {}, {}
+    for spec in specs:
+        kind = spec.kind.name
+        if kind == "USER_INPUT":
+            continue
+        if kind not in ("PARAMETER", "BUFFER", "CONSTANT_TENSOR"):
+            raise RuntimeError(f"input '{spec.arg.name}' is a {kind} input of the ExportedProgram; "
+                               f"fx-graph-json has tensors only")
+        t = state[spec.target] if spec.target in state else constants[spec.target]
+        lifted[spec.arg.name] = (spec.target, t)
+    return lifted
+
+
+def _user_outputs(ep):
+    """Indices of the USER_OUTPUT values in the output tuple (mutated buffers are left out:
+    their new values have the shapes the buffers already have)."""
+    specs = getattr(ep.graph_signature, "output_specs", None)
+    return None if specs is None else [i for i, s in enumerate(specs) if s.kind.name == "USER_OUTPUT"]
+
+
+class _ProgramConverter(_Converter):
+    def __init__(self, writer, supported, user_outputs):
+        super().__init__(writer)
+        self.supported = supported
+        self.user_outputs = user_outputs
+
+    def call(self, node):
+        target = str(node.target)
+        if target in _METADATA_CHECKS and node.kwargs.get("size") is None and node.kwargs.get("stride") is None:
+            return None
+        if target in _ASSERTS:
+            if self.supported is not None and target not in self.supported:
+                msg = next((a for a in list(node.args[1:]) + list(node.kwargs.values()) if isinstance(a, str)), "")
+                raise RuntimeError(f"node '{node.name}' is a runtime assert of the ExportedProgram ({target} "
+                                   f"{msg!r}) the engine does not support; dropping it would lose a check on sizes")
+            name = super().call(node)
+            self.w.keep_alive(name)
+            return name
+        if self.supported is not None and isinstance(node.target, torch._ops.OpOverload) and target not in self.supported:
+            raise RuntimeError(f"node '{node.name}' calls {target}, which the engine does not support")
+        return super().call(node)
+
+    def output(self, node):
+        out = node.args[0]
+        if self.user_outputs is not None:
+            out = [out[i] for i in self.user_outputs]
+        self.w.output(self.arg(out))
+
+
+def convert_exported_program(ep, example_inputs, dynamic_shapes, supported=None):
+    """An ExportedProgram: lifted parameters/buffers/constants become get_attr nodes; the spec
+    comes from the user placeholders' symbolic sizes and ep.range_constraints (a branch on a
+    size is a range there). Symbols are named after the user's Dims where dynamic_shapes
+    gives one for that dim; derived sizes (`2*s0`, `s0 + 1`) are derived dims of their root."""
+    lifted = _lifted_inputs(ep)
+    c = _ProgramConverter(GraphWriter(), supported, _user_outputs(ep))
+    names = []
+    for node in ep.graph_module.graph.nodes:
+        if node.op == "placeholder":
+            if node.name in lifted:
+                target, tensor = lifted[node.name]
+                c.names[node] = c.w.get_attr(target, tensor)
+            else:
+                c.names[node] = c.w.placeholder(node.name)
+                names.append(c.names[node])
+        elif node.op == "call_function":
+            c.names[node] = c.call(node)
+        elif node.op == "get_attr":
+            c.names[node] = c.w.get_attr(node.target, _attr(ep.graph_module, node.target))
+        elif node.op == "output":
+            c.output(node)
+        else:
+            raise RuntimeError(f"node '{node.name}': {node.op} nodes are not ATen-level")
+    if len(names) != len(example_inputs):
+        raise RuntimeError(f"the program has {len(names)} user inputs but {len(example_inputs)} example inputs "
+                           f"were given")
     by_name = {n.name: n for n in ep.graph_module.graph.nodes if n.op == "placeholder"}
+    shapes = {}
     for name, t in zip(names, example_inputs):
+        if not isinstance(t, torch.Tensor):
+            raise RuntimeError(f"user input '{name}' is a {type(t).__name__}; fx-graph-json inputs are tensors")
         val = by_name[name].meta.get("val")
+        shapes[name] = list(val.shape if val is not None else t.shape)
+    return c.w, names, _program_spec(shapes, dict(ep.range_constraints), _user_dim_names(names, shapes,
+                                                                                        dynamic_shapes))
+
+
+def _expr(s):
+    """sympy expression of a SymInt (None for a duck-typed size that only prints)."""
+    node = getattr(s, "node", None)
+    return getattr(node, "expr", None)
+
+
+def _user_dim_names(names, shapes, dynamic_shapes):
+    """symbol name -> the name of the user's Dim (top-level inputs; dict by name or by position)."""
+    rename = {}
+    if dynamic_shapes is None:
+        return rename
+    for pos, name in enumerate(names):
+        spec = dynamic_shapes.get(name) if isinstance(dynamic_shapes, dict) else \
+            (dynamic_shapes[pos] if isinstance(dynamic_shapes, (list, tuple)) and pos < len(dynamic_shapes) else None)
+        if isinstance(spec, (list, tuple)):
+            spec = dict(enumerate(spec))
+        if not isinstance(spec, dict):
+            continue
+        for d, dim in spec.items():
+            root = getattr(dim, "root", dim)  # a derived Dim names its root's symbol
+            label = getattr(root, "__name__", None)
+            e = _expr(shapes[name][d]) if isinstance(d, int) and d < len(shapes[name]) else None
+            if label and label.isidentifier() and e is not None and len(e.free_symbols) == 1:
+                rename[str(next(iter(e.free_symbols)))] = label
+    return rename
+
+
+def _bound(v):
+    """An int range bound; None for PyTorch's infinities (int_oo claims is_finite, so by name)."""
+    if str(v) in ("oo", "-oo", "int_oo", "-int_oo") or getattr(v, "is_finite", True) is False:
+        return None
+    return int(v)
+
+
+def _program_spec(shapes, range_constraints, rename):
+    ranges = {str(k): v for k, v in range_constraints.items()}
+    dyn, dims = {}, {}
+
+    def root_entry(sym):
+        r = ranges.get(sym)
+        lo = _bound(r.lower) if r is not None else 1
+        hi = _bound(r.upper) if r is not None else None
+        return dims.setdefault(rename.get(sym, sym), {"min": lo, "max": hi, "derived": []})
+
+    for name, shape in shapes.items():
         row = []
-        for d, s in enumerate(val.shape if val is not None else t.shape):
+        for s in shape:
             if isinstance(s, int):
                 row.append(int(s))
                 continue
-            sym = str(s)
-            r = ranges.get(sym)
-            lo = int(r.lower) if r is not None else 1
-            hi = int(r.upper) if r is not None and r.upper.is_finite else None
-            dims[sym] = {"min": lo, "max": hi, "derived": []}
-            row.append(sym)
+            e = _expr(s)
+            if e is None or e.is_Symbol:
+                sym = str(e if e is not None else s)
+                root_entry(sym)
+                row.append(rename.get(sym, sym))
+                continue
+            if e.is_number:
+                row.append(int(e))
+                continue
+            if len(e.free_symbols) != 1:
+                raise RuntimeError(f"input '{name}' has size {e}, not a Dim or a derived Dim of one")
+            # fx-graph-json v1 has no derived dims (the engine's loader refuses them): named, not guessed
+            root = str(next(iter(e.free_symbols)))
+            raise RuntimeError(f"input '{name}' has the derived size {e} (of {rename.get(root, root)}); "
+                               f"fx-graph-json v1 specs have no derived dims")
         dyn[name] = row
-    return w, names, spec_json(dyn, dims)
+    return spec_json(dyn, dims)

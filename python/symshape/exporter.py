@@ -398,13 +398,16 @@ def supported_targets():
         return None
 
 
-def export(model, example_inputs, dynamic_shapes=None, path=None, name=None, examples=None, input_ranges=None):
-    """fx-graph-json text for `model` at `example_inputs` (a tuple of tensors).
+def export(model, example_inputs, kwargs=None, dynamic_shapes=None, path=None, name=None, examples=None,
+           input_ranges=None):
+    """fx-graph-json text for `model` at `example_inputs` (a tuple) and `kwargs`.
 
     model: an nn.Module, an ATen-level torch.fx.GraphModule (make_fx output) or an
-    ExportedProgram (anything with .graph_module and .range_constraints).
-    dynamic_shapes: torch.export's form, {"x": {0: Dim("batch")}} (symshape.Dim or
-    torch.export.Dim); None makes every input dim dynamic.
+    ExportedProgram (anything with .graph_module and .range_constraints). With PyTorch 2.x
+    an nn.Module goes through torch.export.export and its ExportedProgram is converted;
+    1.x traces it (Tracer above).
+    dynamic_shapes: torch.export's form, {"x": {0: Dim("batch")}} (symshape.Dim or, with 2.x,
+    anything torch.export.export takes); None makes every input dim dynamic (Dim.AUTO in 2.x).
     examples: optional list of input tuples; each is executed by the reference interpreter
     (torch.ops.aten.*) and recorded as a golden example, so the file is a conformance file.
     Writes the text to `path` when given (whole or not at all)."""
@@ -412,9 +415,15 @@ def export(model, example_inputs, dynamic_shapes=None, path=None, name=None, exa
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)
     supported = supported_targets()
-    if hasattr(model, "graph_module") and hasattr(model, "range_constraints"):
-        from .aten_graph import convert_exported_program
-        w, names, spec = convert_exported_program(model, example_inputs, dynamic_shapes)
+    from . import torch_export
+    if isinstance(model, torch.nn.Module) and not isinstance(model, torch.fx.GraphModule) and torch_export.available():
+        program = torch_export.export_program(model, example_inputs, kwargs, dynamic_shapes)
+        example_inputs = tuple(torch_export.user_inputs(program, example_inputs, kwargs))
+        w, names, spec = _convert_program(program, example_inputs, dynamic_shapes, supported)
+    elif kwargs:
+        raise ExportError("kwargs need torch.export (PyTorch 2.x); pass every input positionally")
+    elif hasattr(model, "graph_module") and hasattr(model, "range_constraints"):
+        w, names, spec = _convert_program(model, example_inputs, dynamic_shapes, supported)
     elif isinstance(model, torch.fx.GraphModule) and _is_aten_graph(model):
         from .aten_graph import convert_graph_module
         w, names = convert_graph_module(model, example_inputs)
@@ -436,6 +445,14 @@ def export(model, example_inputs, dynamic_shapes=None, path=None, name=None, exa
         from .fxjson import write_whole
         write_whole(path, text)
     return text
+
+
+def _convert_program(program, example_inputs, dynamic_shapes, supported):
+    from .aten_graph import convert_exported_program
+    try:
+        return convert_exported_program(program, example_inputs, dynamic_shapes, supported)
+    except RuntimeError as e:  # what the program holds that fx-graph-json cannot: named, never skipped
+        raise ExportError(str(e)) from e
 
 
 def _is_aten_graph(gm):

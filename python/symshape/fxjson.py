@@ -79,6 +79,7 @@ class GraphWriter:
         self.attrs = {}          # dotted target -> node name
         self.attr_tensors = {}   # node name -> tensor (for the golden interpreter)
         self.input_ranges = {}
+        self.kept = set()        # nodes with effects (runtime asserts): dead-code elimination keeps them
 
     def _unique(self, base):
         base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "node"
@@ -113,6 +114,9 @@ class GraphWriter:
         self.nodes.append({"name": n, "op": "call_function", "target": target, "args": args, "kwargs": kwargs})
         return n
 
+    def keep_alive(self, name):
+        self.kept.add(name)
+
     def output(self, arg):
         self.nodes.append({"name": "output", "op": "output", "target": "output", "args": [arg]})
         self.names.add("output")
@@ -131,7 +135,8 @@ class GraphWriter:
         """Drop call_function / get_attr nodes nothing reads (placeholders stay)."""
         used = set()
         for node in reversed(self.nodes):
-            if node["op"] in ("call_function", "get_attr") and node["name"] not in used:
+            if node["op"] in ("call_function", "get_attr") and node["name"] not in used \
+                    and node["name"] not in self.kept:
                 node["_dead"] = True
                 continue
             refs = []
