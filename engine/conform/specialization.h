@@ -27,6 +27,26 @@ struct Specialization {
 // the example does not have that dim.
 std::optional<int64_t> input_source_value(const InputSource& src, std::span<const std::span<const int64_t>> sizes);
 
+// PyTorch 2.x's exported-program input check (torch/_export/utils.py,
+// _check_input_constraints_for_graph) of `sizes` against the graph's spec: the first
+// failure as its RuntimeError text ("Expected input at *args[0].shape[2] to be >= 32, but
+// got 16"), nullopt when the inputs pass. `every_bound` also checks what that check lets
+// through (lower bounds up to 2, "we allow dimensions to be 0/1 at runtime", and the ranges
+// of derived dims), in the same wording. `input`, when given, is set to the failing input.
+std::optional<std::string> exported_input_check(const Graph& graph, std::span<const std::span<const int64_t>> sizes,
+                                                bool every_bound = false, uint32_t* input = nullptr);
+
+// A rejection's message at the example's own numbers (docs/torchref.md, "Rejection
+// messages"): when a symbolic run under `policy` failed with a shape error or a spec
+// violation, the graph is run again with every size static; the op that fails there, in
+// PyTorch's words, becomes the status (node and message), followed under the spec policy by
+// the exported program's input check when that fails too, and by the symbolic message as
+// context. An example that runs at its own sizes but is outside the spec gets the exported
+// program's input-check text first.
+void concrete_rejection(const Graph& graph, const RuleTable& rules, const ShapeEnvSettings& settings,
+                        const ReferenceHost& host, InputPolicy policy, std::span<const std::span<const int64_t>> sizes,
+                        PropStatus& status);
+
 class SpecializationCache {
  public:
   SpecializationCache(const Graph& graph, const RuleTable& rules, ShapeEnvSettings settings = {});

@@ -22,7 +22,7 @@ void contiguous_int_strides(std::span<const int64_t> sizes, std::vector<int64_t>
 void Propagator::check_input_sizes(PlaceholderId p, std::span<const int64_t> sizes) const {
   const NodeId n = graph_.placeholder_node(p);
   const uint32_t rank = graph_.placeholder_rank(p);
-  if (sizes.size() != rank)
+  if (sizes.size() != rank && !(any_input_rank_ && policy_ == InputPolicy::Static))
     throw_error(ErrorKind::Shape, fmt::format("input {} has rank {} but the graph expects rank {}",
                                               graph_.node_name(n), sizes.size(), rank));
   for (int64_t s : sizes)

@@ -73,6 +73,9 @@ class Propagator {
   // For InputPolicy::Automatic: mask[p][d] != 0 makes dim d of placeholder p dynamic.
   void set_dynamic_mask(std::vector<std::vector<uint8_t>> mask) { dynamic_mask_ = std::move(mask); }
   void set_hooks(NodeHooks* hooks) { hooks_ = hooks; }
+  // Eager's view of an input (InputPolicy::Static only): an example may give an input another
+  // rank than the graph was traced with, and the ops then fail (or not) as eager's would.
+  void set_any_input_rank(bool any) { any_input_rank_ = any; }
   // The reference process the rules reproduce (reference_host.h): kFakeTensorModeHost by
   // default; export-tracing drivers (spec check, `eval --policy export`) use kExportTracingHost.
   void set_reference_host(const ReferenceHost& host) { host_ = host; }
@@ -118,6 +121,7 @@ class Propagator {
   InputPolicy policy_ = InputPolicy::Spec;
   std::vector<std::vector<uint8_t>> dynamic_mask_;
   NodeHooks* hooks_ = nullptr;
+  bool any_input_rank_ = false;
   ReferenceHost host_ = kFakeTensorModeHost;
   std::vector<FailedCheck>* failed_checks_ = nullptr;
   ValueTable values_;
