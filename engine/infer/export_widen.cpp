@@ -57,7 +57,10 @@ spec::DynamicShapes widen_pinned_sizes(const Graph& graph, const RuleTable& rule
       it->second = it->second && !table[p][d].ref;
     }
   std::string note;
-  for (const auto& [name, leaves] : pinned) {
+  for (const auto& entry : pinned) {
+    // plain references, not structured bindings: the lambda below captures them (clang 14)
+    const std::string& name = entry.first;
+    const auto& leaves = entry.second;
     if (!all_static[name]) continue;
     const auto [p0, d0] = leaves.front();
     const spec::RootDim& valid = wide[p0][d0].ref->root;
