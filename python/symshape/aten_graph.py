@@ -51,11 +51,9 @@ def _attr(gm, target):
     return obj
 
 
-def convert_graph_module(gm, example_inputs, lifted=None):
-    """(GraphWriter, input names). `lifted`: placeholder name -> (dotted name, tensor) for
-    parameters an ExportedProgram passes as inputs (they become get_attr nodes)."""
-    lifted = lifted or {}
-    c = _Converter(GraphWriter())
+def _convert_nodes(c, gm, lifted, hint):
+    """Every node of `gm` through the converter `c`; returns the user inputs' emitted names.
+    Placeholders in `lifted` (name -> (dotted name, tensor)) become get_attr nodes."""
     names = []
     for node in gm.graph.nodes:
         if node.op == "placeholder":
@@ -72,7 +70,15 @@ def convert_graph_module(gm, example_inputs, lifted=None):
         elif node.op == "output":
             c.output(node)
         else:
-            raise RuntimeError(f"node '{node.name}': {node.op} nodes are not ATen-level (use an nn.Module instead)")
+            raise RuntimeError(f"node '{node.name}': {node.op} nodes are not ATen-level{hint}")
+    return names
+
+
+def convert_graph_module(gm, example_inputs, lifted=None):
+    """(GraphWriter, input names). `lifted`: placeholder name -> (dotted name, tensor) for
+    parameters an ExportedProgram passes as inputs (they become get_attr nodes)."""
+    c = _Converter(GraphWriter())
+    names = _convert_nodes(c, gm, lifted or {}, " (use an nn.Module instead)")
     if len(names) != len(example_inputs):
         raise RuntimeError(f"the graph has {len(names)} inputs but {len(example_inputs)} example inputs were given")
     return c.w, names
@@ -155,23 +161,7 @@ def convert_exported_program(ep, example_inputs, dynamic_shapes, supported=None)
     gives one for that dim; derived sizes (`2*s0`, `s0 + 1`) are derived dims of their root."""
     lifted = _lifted_inputs(ep)
     c = _ProgramConverter(GraphWriter(), supported, _user_outputs(ep))
-    names = []
-    for node in ep.graph_module.graph.nodes:
-        if node.op == "placeholder":
-            if node.name in lifted:
-                target, tensor = lifted[node.name]
-                c.names[node] = c.w.get_attr(target, tensor)
-            else:
-                c.names[node] = c.w.placeholder(node.name)
-                names.append(c.names[node])
-        elif node.op == "call_function":
-            c.names[node] = c.call(node)
-        elif node.op == "get_attr":
-            c.names[node] = c.w.get_attr(node.target, _attr(ep.graph_module, node.target))
-        elif node.op == "output":
-            c.output(node)
-        else:
-            raise RuntimeError(f"node '{node.name}': {node.op} nodes are not ATen-level")
+    names = _convert_nodes(c, ep.graph_module, lifted, "")
     if len(names) != len(example_inputs):
         raise RuntimeError(f"the program has {len(names)} user inputs but {len(example_inputs)} example inputs "
                            f"were given")
