@@ -186,9 +186,6 @@ def _same_value(a, b):
         return a is None and b is None
     if isinstance(a, (bool, int, float)) and isinstance(b, (bool, int, float)):
         return a == b or (isinstance(a, float) and isinstance(b, float) and a != a and b != b)
-    if isinstance(a, str) and isinstance(b, str):
-        # a SymBool / SymFloat printed by symshape: compared as text below
-        return True
     return str(a) == str(b)
 
 
@@ -242,8 +239,9 @@ def compare_example(graph_name, doc, graph, example_index, known):
             node_diffs.append(d)
     missing, extra = same_guards(ref["guards"], list(prop.guards))
     guard_diffs = []
+    origins = [(text, canonical(text), node, where) for text, node, where in ref["origins"]] if missing else []
     for g in missing:
-        node, where = origin_of(g, ref["origins"])
+        node, where = origin_of(g, origins)
         d = _diff("guard", graph_name, example_index, node, "missing", g, None, known)
         d["torch_origin"] = where
         guard_diffs.append(d)
@@ -252,11 +250,12 @@ def compare_example(graph_name, doc, graph, example_index, known):
 
 
 def origin_of(line, origins):
-    """(node, PyTorch function) that recorded the guard printed as `line`; a line no recorded
-    guard prints as comes from produce_guards itself (input equalities, ranges)."""
+    """(node, PyTorch function) that recorded the guard printed as `line`; `origins` holds
+    (printed, canonical form, node, function) per recorded guard. A line no recorded guard
+    prints as comes from produce_guards itself (input equalities, ranges)."""
     form = canonical(line)
-    for text, node, where in origins:
-        if text == line or canonical(text) == form:
+    for text, text_form, node, where in origins:
+        if text == line or text_form == form:
             return node, where
     return "", "produce_guards"
 

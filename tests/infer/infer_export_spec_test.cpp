@@ -17,6 +17,7 @@
 
 #include "graph/json_loader.h"
 #include "infer/infer.h"
+#include "loaded_graph.h"
 #include "prop/propagate.h"
 #include "prop/rules.h"
 #include "spec/apply_spec.h"
@@ -30,26 +31,7 @@ namespace {
 
 using Sizes = std::vector<std::vector<int64_t>>;
 
-struct Loaded {
-  OpTable ops;
-  Graph graph;
-  RuleTable rules;
-  explicit Loaded(const std::string& path) {
-    Diagnostics diags;
-    JsonGraphLoader loader;
-    EXPECT_TRUE(loader.load_file(path, ops, graph, diags)) << path;
-    for (const Diagnostic& d : diags.items) ADD_FAILURE() << d.format();
-    rules.resolve(ops);
-  }
-  Sizes example(uint32_t e) const {
-    Sizes s;
-    for (uint32_t p = 0; p < graph.num_placeholders(); ++p) {
-      const auto v = graph.example(e).input_sizes(PlaceholderId(p));
-      s.emplace_back(v.begin(), v.end());
-    }
-    return s;
-  }
-};
+using Loaded = infer_test::LoadedGraph;
 
 std::vector<std::span<const int64_t>> spans(const Sizes& s) { return {s.begin(), s.end()}; }
 

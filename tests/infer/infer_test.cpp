@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "graph/json_loader.h"
 #include "infer/infer.h"
+#include "loaded_graph.h"
 #include "prop/propagate.h"
 #include "prop/rules.h"
 #include "spec/apply_spec.h"
@@ -22,22 +23,7 @@ using namespace symshape::infer;
 
 namespace {
 
-struct Loaded {
-  OpTable ops;
-  Graph graph;
-  RuleTable rules;
-  explicit Loaded(const std::string& path) {
-    Diagnostics diags;
-    JsonGraphLoader loader;
-    EXPECT_TRUE(loader.load_file(path, ops, graph, diags)) << path;
-    for (const Diagnostic& d : diags.items) ADD_FAILURE() << d.format();
-    rules.resolve(ops);
-  }
-  InferResult infer(const std::vector<std::vector<int64_t>>& sizes, InferOptions o = {}) {
-    std::vector<std::span<const int64_t>> spans(sizes.begin(), sizes.end());
-    return infer_shapes(graph, rules, spans, o);
-  }
-};
+using Loaded = infer_test::LoadedGraph;
 
 std::string data(const std::string& name) { return std::string(SYMSHAPE_INFER_DATA) + "/" + name + ".graph.json"; }
 
