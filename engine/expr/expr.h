@@ -268,6 +268,15 @@ class ExprArena {
 
   // SymPy's structural order (Basic.compare): <0, 0, >0.
   int compare(ExprId a, ExprId b) const;
+  // compare() through the builder memo: sorting the terms of sums and products compares
+  // the same deep operands again and again while one graph is propagated.
+  int compare_memoized(ExprId a, ExprId b) {
+    if (a == b) return 0;
+    if (ExprId r = memo_find(kMemoCompare, a, b.value)) return static_cast<int>(r.value) - 2;
+    const int c = compare(a, b);
+    memo_store(kMemoCompare, a, b.value, ExprId(static_cast<uint32_t>(c < 0 ? 1 : c > 0 ? 3 : 2)));
+    return c;
+  }
 
   // Splits `c*rest` into its integer coefficient and the rest (1 for a constant).
   std::pair<int64_t, ExprId> split_coefficient(ExprId e);
@@ -283,7 +292,7 @@ class ExprArena {
   // builders behind the memo (the public binary builders are memoised wrappers)
   enum MemoOp : uint32_t {
     kMemoAdd = 1, kMemoMul, kMemoPow, kMemoFloorDiv, kMemoCleanDiv, kMemoCeilDiv, kMemoMod, kMemoPythonMod,
-    kMemoMax, kMemoMin, kMemoAnd, kMemoOr, kMemoNot, kMemoRelation = 64,  // + ExprKind
+    kMemoMax, kMemoMin, kMemoAnd, kMemoOr, kMemoNot, kMemoCompare, kMemoRelation = 64,  // + ExprKind
   };
   template <class Fn>
   ExprId memoized(uint32_t op, ExprId a, uint32_t b, Fn&& build) {

@@ -364,8 +364,12 @@ int symbol_assumption_count(uint8_t facts) {
 
 int ExprArena::compare(ExprId a, ExprId b) const {
   if (a == b) return 0;
-  const int ca = class_index(*this, a), cb = class_index(*this, b);
-  if (ca != cb || ca == kUnknownClass) {
+  const ExprKind ka = kind(a);
+  // One kind is one SymPy class, except for the kinds whose class depends on the payload.
+  const bool same_class = ka == kind(b) && ka != ExprKind::Integer && ka != ExprKind::Float &&
+                          ka != ExprKind::IntInfinity && ka != ExprKind::OpaqueUnary;
+  const int ca = same_class ? 0 : class_index(*this, a), cb = same_class ? 0 : class_index(*this, b);
+  if (!same_class && (ca != cb || ca == kUnknownClass)) {
     if (ca != kUnknownClass || cb != kUnknownClass) return ca < cb ? -1 : 1;
     const std::string_view na = sympy_class_name(*this, a), nb = sympy_class_name(*this, b);
     if (na != nb) return na < nb ? -1 : 1;

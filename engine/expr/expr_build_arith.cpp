@@ -23,8 +23,8 @@ struct NumAcc {
 };
 
 template <class Vec>
-void sort_sympy(const ExprArena& a, Vec& v) {
-  std::sort(v.begin(), v.end(), [&](ExprId x, ExprId y) { return a.compare(x, y) < 0; });
+void sort_sympy(ExprArena& a, Vec& v) {
+  std::sort(v.begin(), v.end(), [&](ExprId x, ExprId y) { return a.compare_memoized(x, y) < 0; });
 }
 
 }  // namespace

@@ -178,7 +178,7 @@ std::optional<ExprId> ShapeEnv::evaluate_with_axioms(ExprId e) {
   if (auto v = axioms_.find(c)) return arena_.boolean(*v);
   // a relation whose negation is a known fact (`u0 > s` after `u0 <= s` was implied)
   if (arena_.is_relation(c)) {
-    const ExprId n = canonicalize_bool(arena_, arena_.logical_not(c));
+    const ExprId n = canonical(arena_.logical_not(c));
     if (auto v = axioms_.find(n)) return arena_.boolean(!*v);
   }
   if (arena_.kind(c) == ExprKind::And) {

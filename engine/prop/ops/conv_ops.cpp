@@ -170,7 +170,15 @@ void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const
   const auto ws = ctx.vals.sizes(w);
   const size_t r = ws.size();
   if (ctx.guard(ar.eq(is[0], ar.zero())) || ctx.guard(ar.eq(is[1], ar.zero()))) return;  // Empty backend
-  if (ctx.guard(ar.eq(numel(ctx, is), ar.zero()))) return;  // "Only zero batch or zero channel inputs ..."
+  // "Only zero batch or zero channel inputs ...": `numel == 0`, statically false when every
+  // size's range is positive, as maybe_evaluate_static would find from the product's range;
+  // checking the factors first saves building the product at every conv.
+  bool positive = true;
+  for (ExprId s : is) {
+    const ExtNum lo = ctx.env.bound(s).lo;
+    positive = positive && lo.kind == ExtNum::Kind::Int && lo.i >= 1;
+  }
+  if (!positive && ctx.guard(ar.eq(numel(ctx, is), ar.zero()))) return;
   if (!ctx.host.mkldnn_enabled || ctx.vals.dtype(in) != DType::Float32) return;
   if (transposed)
     for (size_t i = 0; i < stride.size(); ++i)
@@ -181,7 +189,6 @@ void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const
   // the 4-d view: (N, C, 1, L) / (O, I, 1, K) for a 1-d conv
   const ExprId kw = ws[r - 1];
   const ExprId kh = r == 3 ? ar.one() : ws[r - 2];
-  const ExprId numel4 = r == 3 ? ar.mul({is[0], is[1], is[2]}) : ar.mul({is[0], is[1], is[2], is[3]});
   const bool first = strided || dilated || ctx.guard(ar.ge(is[0], ar.integer(16))) ||
                      ctx.guard(ar.ne(kw, ar.one())) || ctx.guard(ar.ne(kh, ar.one())) ||
                      ctx.host.num_threads > 1;
@@ -189,7 +196,8 @@ void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const
   // Mkldnn or not only matters to the layout, which stays 1.13's: the questions are the point
   [[maybe_unused]] const bool mkldnn =
       groups > 1 || (ctx.guard(ar.gt(kw, ar.integer(3))) && ctx.guard(ar.gt(kh, ar.integer(3)))) ||
-      ctx.guard(ar.gt(is[0], ar.one())) || ctx.guard(ar.gt(numel4, ar.integer(20480)));
+      ctx.guard(ar.gt(is[0], ar.one())) ||
+      ctx.guard(ar.gt(r == 3 ? ar.mul({is[0], is[1], is[2]}) : ar.mul({is[0], is[1], is[2], is[3]}), ar.integer(20480)));
 }
 
 // ConvParams::use_mkldnn (1.13) for the CPU float case; at::get_num_threads() > 1 assumed.
