@@ -53,6 +53,35 @@ void ExampleColumns::sizes_of(size_t e, std::vector<std::vector<int64_t>>& out) 
   }
 }
 
+ExampleColumns ExampleColumns::gather(std::span<const uint32_t> rows) const {
+  ExampleColumns c;
+  c.ph_first_ = ph_first_;
+  c.ph_rank_ = ph_rank_;
+  c.n_ = rows.size();
+  c.storage_.resize(cols_.size());
+  for (size_t k = 0; k < cols_.size(); ++k) {
+    std::vector<int64_t>& col = c.storage_[k];
+    col.resize(rows.size());
+    const int64_t* src = cols_[k];
+    for (size_t i = 0; i < rows.size(); ++i) col[i] = src[rows[i]];
+  }
+  if (!given_rank_.empty()) {
+    const uint32_t np = num_placeholders();
+    c.given_rank_.resize(size_t(np) * rows.size());
+    for (uint32_t p = 0; p < np; ++p)
+      for (size_t i = 0; i < rows.size(); ++i) c.given_rank_[p * rows.size() + i] = given_rank_[p * n_ + rows[i]];
+    for (size_t i = 0; i < rows.size(); ++i)  // irregular_ stays sorted: rows ascend
+      for (auto it = std::lower_bound(irregular_.begin(), irregular_.end(), size_t(rows[i]),
+                                      [](const Irregular& a, size_t e) { return a.example < e; });
+           it != irregular_.end() && it->example == rows[i]; ++it)
+        c.irregular_.push_back({i, it->placeholder, it->sizes});
+  }
+  c.source_index_.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) c.source_index_[i] = source_index(rows[i]);
+  c.adopt_storage();
+  return c;
+}
+
 ExampleColumns ExampleColumns::from_graph(const Graph& g) {
   ExampleColumns c;
   c.init_layout(g);

@@ -58,6 +58,9 @@ class ExampleColumns {
   void sizes_of(size_t e, std::vector<std::vector<int64_t>>& out) const;
   // Position of the example in the stream it came from (NDJSON line number, example index).
   uint64_t source_index(size_t e) const { return source_index_.empty() ? e : source_index_[e]; }
+  // An owned copy of the given examples, in the given order (ranks, irregular sizes and
+  // source positions kept): a stream's later specialisations run over what is still unserved.
+  ExampleColumns gather(std::span<const uint32_t> rows) const;
 
  private:
   void init_layout(const Graph& g);
