@@ -76,6 +76,7 @@ ExampleColumns ExampleColumns::gather(std::span<const uint32_t> rows) const {
            it != irregular_.end() && it->example == rows[i]; ++it)
         c.irregular_.push_back({i, it->placeholder, it->sizes});
   }
+  c.from_lines_ = from_lines_;
   c.source_index_.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) c.source_index_[i] = source_index(rows[i]);
   c.adopt_storage();
@@ -216,6 +217,7 @@ ExampleColumns ExampleColumns::from_ndjson(const Graph& g, std::string_view text
     for (size_t e = 0; e < c.n_; ++e)
       for (uint32_t p = 0; p < np; ++p) c.given_rank_[p * c.n_ + e] = ranks[e * np + p];
   }
+  c.from_lines_ = true;
   c.adopt_storage();
   return c;
 }

@@ -58,6 +58,8 @@ class ExampleColumns {
   void sizes_of(size_t e, std::vector<std::vector<int64_t>>& out) const;
   // Position of the example in the stream it came from (NDJSON line number, example index).
   uint64_t source_index(size_t e) const { return source_index_.empty() ? e : source_index_[e]; }
+  // The NDJSON line the example came from (1-based), or 0 when the source has no lines.
+  uint64_t line_of(size_t e) const { return from_lines_ ? source_index(e) : 0; }
   // An owned copy of the given examples, in the given order (ranks, irregular sizes and
   // source positions kept): a stream's later specialisations run over what is still unserved.
   ExampleColumns gather(std::span<const uint32_t> rows) const;
@@ -78,6 +80,7 @@ class ExampleColumns {
   };
   std::vector<Irregular> irregular_;  // sorted by (example, placeholder)
   std::vector<uint64_t> source_index_;
+  bool from_lines_ = false;  // source_index_ holds NDJSON line numbers
 };
 
 }  // namespace symshape

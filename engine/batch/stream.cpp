@@ -105,7 +105,7 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
     if (!k) {
       res.trace_seconds += seconds_since(t0);
       res.verdict[e] = kRejected;
-      res.rejections.push_back({ex.source_index(e),
+      res.rejections.push_back({e, ex.line_of(e),
                                 st.node.valid() && st.node.index() < g.num_nodes() ? std::string(g.node_name(st.node)) : "",
                                 st.message});
       continue;
@@ -115,7 +115,8 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
     res.trace_seconds += seconds_since(t0);
     const GuardProgram& p = programs.back();
     StreamSpecialization out;
-    out.first_example = ex.source_index(e);
+    out.first_example = e;
+    out.first_line = ex.line_of(e);
     out.hints = sizes;
     out.guards = s.guards.text;
     out.clauses = p.num_clauses();

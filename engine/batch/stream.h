@@ -40,7 +40,8 @@ inline constexpr int32_t kRejected = -1;    // verdict: no specialisation, traci
 inline constexpr int32_t kUncompiled = -2;  // verdict: past the recompile limit, runs eagerly
 
 struct StreamSpecialization {
-  uint64_t first_example = 0;            // the example whose sizes were the hints
+  uint64_t first_example = 0;            // the example whose sizes were the hints (0-based, as `verdict`)
+  uint64_t first_line = 0;               // its NDJSON line (1-based), 0 for other sources
   std::vector<std::vector<int64_t>> hints;
   std::vector<std::string> guards;       // produce_guards text, PyTorch's order
   std::vector<std::string> triggered_by; // the first failing guard of each earlier entry, newest first
@@ -54,7 +55,8 @@ struct StreamResult {
   std::vector<StreamSpecialization> specializations;
   std::vector<int32_t> verdict;          // per example: specialisation index or kRejected
   struct Rejection {
-    uint64_t example;
+    uint64_t example;                    // 0-based, as `verdict`
+    uint64_t line;                       // NDJSON line (1-based), 0 for other sources
     std::string node;                    // where tracing failed ("" if not at a node)
     std::string message;
   };

@@ -118,12 +118,14 @@ int run_eval(const EvalOptions& opt) {
 
   if (!opt.out.empty()) {
     // the requested output sizes as columns before the verdict (its text may hold tabs)
-    std::string text = "example";
+    // example: 0-based, as Python indices; line: the NDJSON line (1-based) it came from
+    const bool lines = n > 0 && ex.line_of(0) != 0;
+    std::string text = lines ? "example\tline" : "example";
     for (const std::string& name : r.output_names) text += "\t" + name;
     text += "\tverdict\n";
     size_t next = 0;
     for (size_t e = 0; e < n; ++e) {
-      text += fmt::format("{}", ex.source_index(e));
+      text += lines ? fmt::format("{}\t{}", e, ex.line_of(e)) : fmt::format("{}", e);
       for (const auto& col : r.outputs) text += col[e] == kNoOutputValue ? std::string("\t-") : fmt::format("\t{}", col[e]);
       text += fmt::format("\t{}\n", verdict_text(r, e, next));
     }
@@ -139,10 +141,14 @@ int run_eval(const EvalOptions& opt) {
       js.push_back({{"index", k}, {"first_example", s.first_example}, {"hints", s.hints}, {"accepted", s.accepted},
                     {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"dynamic_dims", s.dynamic_dims}, {"clauses", s.clauses},
                     {"instructions", s.instructions}});
+      if (s.first_line) js.back()["first_line"] = s.first_line;
       if (opt.program) js.back()["program"] = s.program;
     }
     nlohmann::json jr = nlohmann::json::array();
-    for (const auto& rej : r.rejections) jr.push_back({{"example", rej.example}, {"node", rej.node}, {"message", rej.message}});
+    for (const auto& rej : r.rejections) {
+      jr.push_back({{"example", rej.example}, {"node", rej.node}, {"message", rej.message}});
+      if (rej.line) jr.back()["line"] = rej.line;
+    }
     fmt::print("{}\n", nlohmann::json({{"graph", g.name()}, {"policy", opt.policy}, {"examples", n},
                                        {"specializations", js}, {"rejected", jr}, {"uncompiled", r.uncompiled},
                                        {"verdicts", r.verdict},
@@ -153,8 +159,8 @@ int run_eval(const EvalOptions& opt) {
   } else {
     for (size_t k = 0; k < r.specializations.size(); ++k) {
       const StreamSpecialization& s = r.specializations[k];
-      fmt::print("specialization {}: first example {}, accepted {} example(s), {} guard clause(s)\n", k, s.first_example,
-                 s.accepted, s.clauses);
+      fmt::print("specialization {}: first example {}{}, accepted {} example(s), {} guard clause(s)\n", k, s.first_example,
+                 s.first_line ? fmt::format(" (line {})", s.first_line) : std::string(), s.accepted, s.clauses);
       if (!s.triggered_by.empty()) fmt::print("  {}\n", recompile_reason(s));
       if (!s.dynamic_dims.empty()) fmt::print("  dynamic: {}\n", fmt::join(s.dynamic_dims, ", "));
       for (const std::string& line : s.guards) fmt::print("  guard: {}\n", line);
@@ -172,7 +178,8 @@ int run_eval(const EvalOptions& opt) {
         fmt::print("... {} more rejected example(s)\n", r.rejections.size() - 20);
         break;
       }
-      fmt::print("rejected: example {}: {}{}\n", rej.example, rej.node.empty() ? "" : rej.node + ": ", rej.message);
+      fmt::print("rejected: example {}{}: {}{}\n", rej.example, rej.line ? fmt::format(" (line {})", rej.line) : std::string(),
+                 rej.node.empty() ? "" : rej.node + ": ", rej.message);
     }
   }
   if (r.uncompiled)

@@ -44,8 +44,11 @@ def main():
             r = subprocess.run([cli, "eval", path, "--examples", nd, "--policy", policy, "--json"],
                                capture_output=True, text=True)
             out = json.loads(r.stdout.splitlines()[0])
-            # `example` is the NDJSON line number (1-based); the corpus's examples are 0-based
-            got["eval " + policy] = {x["example"] - 1: x["message"] for x in out["rejected"]}
+            # `example` is 0-based like the corpus's examples; `line` is its NDJSON line
+            for x in out["rejected"]:
+                if x["line"] != x["example"] + 1:
+                    raise SystemExit(f"{path}: example {x['example']} reported at line {x['line']}")
+            got["eval " + policy] = {x["example"]: x["message"] for x in out["rejected"]}
         r = subprocess.run([cli, "conform", "--json", path], capture_output=True, text=True)
         conform = json.loads(r.stdout[: r.stdout.rindex("]") + 1])[0]["examples"]
         got["conform"] = {i: e["detail"] for i, e in enumerate(conform) if not e["engine_accepted"]}

@@ -18,7 +18,7 @@ endif()
 run(0 examples ${GRAPH})
 file(WRITE ${WORK}/ex.ndjson "${out}")
 run(0 eval ${GRAPH} --examples ${WORK}/ex.ndjson --spec ${WORK}/inferred.json)
-if(NOT out MATCHES "rejected: example 6:" OR NOT out MATCHES "rejected: example 7:")
+if(NOT out MATCHES "rejected: example 5 \\(line 6\\):" OR NOT out MATCHES "rejected: example 6 \\(line 7\\):")
   message(FATAL_ERROR "eval under the inferred spec did not reject the too-small examples:\n${out}")
 endif()
 
