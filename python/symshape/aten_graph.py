@@ -51,6 +51,62 @@ def _attr(gm, target):
     return obj
 
 
+# Higher-order ops of torch.export 2.x graphs that only change a mode around a subgraph
+# (a `torch.no_grad()` / `torch.autocast(enabled=False)` region, e.g. transformers' rotary
+# embeddings): name -> index of the subgraph argument, the operands follow it. Gradient mode
+# changes no shape, stride or dtype and a disabled autocast casts nothing, so the subgraph's
+# ATen nodes are inlined at the call; an enabled autocast (whose casts are not in the
+# subgraph) is refused by name.
+_MODE_HOPS = {"wrap_with_set_grad_enabled": 1, "wrap_with_autocast": 4}
+
+
+def _mode_hop(node):
+    """The subgraph argument's index when `node` calls a mode-only higher-order op, else None."""
+    hop = getattr(torch._ops, "HigherOrderOperator", None)  # PyTorch 2.x
+    if node.op != "call_function" or hop is None or not isinstance(node.target, hop):
+        return None
+    name = node.target.name()
+    if name not in _MODE_HOPS:
+        raise RuntimeError(f"node '{node.name}' calls the higher-order op {name}, which fx-graph-json "
+                           f"cannot hold")
+    if name == "wrap_with_autocast" and node.args[2]:
+        raise RuntimeError(f"node '{node.name}' runs its subgraph under an enabled torch.autocast "
+                           f"({node.args[0]}, {node.args[1]}): its casts are not ATen nodes of the graph")
+    return _MODE_HOPS[name]
+
+
+def _inline(c, gm, node, index):
+    """The subgraph of a mode-only higher-order op converted in place; its outputs' names."""
+    body = _attr(gm, node.args[index].target)
+    operands = iter(node.args[index + 1:])
+    for n in body.graph.nodes:
+        if n.op == "placeholder":
+            c.names[n] = c.names[next(operands)]
+        elif n.op == "output":
+            return [c.names[x] for x in n.args[0]]
+        else:
+            _convert_node(c, body, n)
+    raise RuntimeError(f"node '{node.name}': its subgraph has no output")
+
+
+def _convert_node(c, gm, node, hint=""):
+    if node.op == "get_attr":
+        value = _attr(gm, node.target)
+        # a higher-order op's subgraph: inlined where it is called
+        c.names[node] = None if isinstance(value, torch.nn.Module) else c.w.get_attr(node.target, value)
+    elif node.op == "call_function":
+        index = _mode_hop(node)
+        if index is not None:
+            c.names[node] = _inline(c, gm, node, index)
+        elif node.target is operator.getitem and isinstance(node.args[0], torch.fx.Node) and \
+                isinstance(c.names.get(node.args[0]), list):  # an output of an inlined subgraph
+            c.names[node] = c.names[node.args[0]][node.args[1]]
+        else:
+            c.names[node] = c.call(node)
+    else:
+        raise RuntimeError(f"node '{node.name}': {node.op} nodes are not ATen-level{hint}")
+
+
 def _convert_nodes(c, gm, lifted, hint):
     """Every node of `gm` through the converter `c`; returns the user inputs' emitted names.
     Placeholders in `lifted` (name -> (dotted name, tensor)) become get_attr nodes."""
@@ -63,10 +119,8 @@ def _convert_nodes(c, gm, lifted, hint):
             else:
                 c.names[node] = c.w.placeholder(node.name)
                 names.append(c.names[node])
-        elif node.op == "get_attr":
-            c.names[node] = c.w.get_attr(node.target, _attr(gm, node.target))
-        elif node.op == "call_function":
-            c.names[node] = c.call(node)
+        elif node.op in ("get_attr", "call_function"):
+            _convert_node(c, gm, node, hint)
         elif node.op == "output":
             c.output(node)
         else:

@@ -54,6 +54,11 @@ def _target(name):
         return lambda t, d: t.size(d)
     if name.startswith("operator."):
         return _OPERATORS[name.split(".", 1)[1]]
+    if name.startswith("torch.sym_"):  # torch.sym_max / sym_min / sym_int / sym_float of size arithmetic
+        return getattr(torch, name.split(".", 1)[1])
+    if name.startswith("builtins."):
+        import builtins
+        return getattr(builtins, name.split(".", 1)[1])
     _, op, overload = name.split(".")
     return getattr(getattr(torch.ops.aten, op), overload)
 

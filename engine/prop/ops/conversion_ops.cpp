@@ -129,6 +129,7 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.clone.default", clone},
     {"aten.contiguous.default", contiguous},
     {"aten.detach.default", alias},
+    {"aten.detach_.default", identity},  // in place: returns self (2.x export's torch.tensor(c): lift_fresh_copy + detach_)
     {"aten.alias.default", alias},
     {"aten.lift_fresh.default", identity},
     {"aten.lift_fresh_copy.default", lift_fresh_copy},

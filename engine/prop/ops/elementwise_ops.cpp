@@ -620,6 +620,14 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.bitwise_xor.Tensor", binary<PK::Default>},
     {"aten.bitwise_xor.Scalar", binary<PK::Default>},
     {"aten.bitwise_left_shift.Tensor", binary<PK::Default>},
+    // the Python operators (`a & b` on tensors in a torch.export graph): native_functions.yaml's
+    // __and__ / __or__ / __xor__ call bitwise_and / bitwise_or / bitwise_xor
+    {"aten.__and__.Tensor", binary<PK::Default>},
+    {"aten.__and__.Scalar", binary<PK::Default>},
+    {"aten.__or__.Tensor", binary<PK::Default>},
+    {"aten.__or__.Scalar", binary<PK::Default>},
+    {"aten.__xor__.Tensor", binary<PK::Default>},
+    {"aten.__xor__.Scalar", binary<PK::Default>},
     {"aten.bitwise_right_shift.Tensor", binary<PK::Default>},
     {"aten.logical_and.default", binary<PK::AlwaysBool>},
     {"aten.logical_or.default", binary<PK::AlwaysBool>},
