@@ -54,6 +54,13 @@ def verify(model, examples, dynamic_shapes=None, **kwargs):
     return _verify(model, examples, dynamic_shapes=dynamic_shapes, **kwargs)
 
 
+def capture(out_dir, inner=None, **options):
+    """A torch.compile backend recording every Dynamo graph, its guards and its calls as a
+    corpus in `out_dir` (see symshape.capture.capture)."""
+    from .capture import capture as _capture
+    return _capture(out_dir, inner=inner, **options)
+
+
 def __getattr__(name):
     # the exporter imports torch: load it only when asked for
     if name in ("exporter", "ExportError"):
