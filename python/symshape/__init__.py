@@ -57,8 +57,14 @@ def verify(model, examples, dynamic_shapes=None, **kwargs):
 def capture(out_dir, inner=None, **options):
     """A torch.compile backend recording every Dynamo graph, its guards and its calls as a
     corpus in `out_dir` (see symshape.capture.capture)."""
-    from .capture import capture as _capture
-    return _capture(out_dir, inner=inner, **options)
+    import importlib
+    mod = importlib.import_module(".capture", __name__)
+    # importing the submodule binds symshape.capture to it: keep the function there
+    globals()["capture"] = _capture_function
+    return mod.capture(out_dir, inner=inner, **options)
+
+
+_capture_function = capture
 
 
 def __getattr__(name):

@@ -28,7 +28,9 @@
     sizes, dynamic dims), Dynamo's guards, call count, and the ATen conversion's error if any.
 `symshape corpus out_dir --examples-dir out_dir` and `symshape report` read the folder.
 """
+import itertools
 import json
+import operator
 import os
 import re
 import threading
@@ -86,7 +88,7 @@ class Capture:
         self.name = _NAME_RE.sub("_", name)
         self.graphs = []
         self._codes = {}          # code object -> frame label
-        self._seq = 0
+        self._counter = itertools.count(1)  # call sequence numbers across graphs
         self._lock = threading.Lock()
         self.closed = False
         self.capture_seconds = 0.0
@@ -112,12 +114,21 @@ class Capture:
     def _wrap(self, compiled, rec):
         calls = rec.calls
         positions = rec.positions
-        cap = self
+        counter = self._counter
+        append = calls.append
+        # one tuple of torch.Size per call (ints only: no tensor is kept alive)
+        if len(positions) == 1:
+            p0 = positions[0]
 
-        def run(*args):
-            cap._seq += 1
-            calls.append((cap._seq, tuple(args[p].shape for p in positions)))
-            return compiled(*args)
+            def run(*args):
+                append((next(counter), (args[p0].shape,)))
+                return compiled(*args)
+        else:
+            get = operator.itemgetter(*positions) if positions else (lambda a: ())
+
+            def run(*args):
+                append((next(counter), tuple([t.shape for t in get(args)])))
+                return compiled(*args)
         run._symshape_graph = rec
         return run
 
