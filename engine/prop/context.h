@@ -148,8 +148,15 @@ class PropContext {
   // One cached answer per distinct (sizes, strides) and predicate: many tensors share a
   // layout, and once a predicate was decided (statically or by a guard) it cannot change.
   enum LayoutBit : uint8_t { kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3 };
+  // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
+  // guard, and a later question must still record its own.
   template <class F>
   bool cached_layout(TensorId t, LayoutBit bit, F&& compute) {
+    if (env.guards_suppressed()) {
+      const LayoutEntry& e = layout_entry(t);
+      if (e.known & (1u << bit)) return (e.value >> bit) & 1u;
+      return compute();
+    }
     {
       const LayoutEntry& e = layout_entry(t);
       if (e.known & (1u << bit)) return (e.value >> bit) & 1u;

@@ -14,8 +14,11 @@ namespace symshape {
 // a pointwise op. Tensor args are operands; any other non-None arg is a Python scalar,
 // i.e. a wrapped 0-dim CPU operand (it disables the fast paths). Pass only the args that
 // are TensorIterator operands of the eager kernel.
-void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides);
-TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype);
+// The guards are PyTorch 2.x FakeTensor's (fake_elementwise_questions.h); `fast_binary`
+// for aten.add/sub/mul/div.Tensor, which try fake_impls' binary fast path first.
+void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides,
+                      bool fast_binary = false);
+TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, bool fast_binary = false);
 
 // In-place pointwise semantics: the operands' broadcast shape must equal self's and the
 // computed dtype must be castable to self's; the result is self itself.

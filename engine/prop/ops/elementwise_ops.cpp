@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "prop/ops/elementwise_common.h"
+#include "prop/fake_elementwise_questions.h"
 #include "prop/memory_format.h"
 #include "prop/shape_helpers.h"
 
@@ -11,7 +12,8 @@ namespace symshape {
 
 // ---- shared helpers -------------------------------------------------------------------
 
-void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides) {
+void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides,
+                      bool fast_binary) {
   FixedVector<TensorId, 8> tensors;
   bool scalar = false, any = false;
   shape.clear();
@@ -29,12 +31,16 @@ void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& s
       broadcast_shapes(ctx, shape, ctx.vals.sizes(t), shape);
     any = true;
   }
+  // PyTorch 2.x's questions record the guards; eager 1.13's layout (the goldens) follows
+  // from the same answers, read off the hints
+  fake_elementwise_layout_questions(ctx, tensors.span(), shape, fast_binary);
+  ShapeEnv::SuppressGuards eager_layout(ctx.env);
   elementwise_strides(ctx, tensors.span(), shape, strides, scalar);
 }
 
-TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype) {
+TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, bool fast_binary) {
   Dims shape, strides;
-  pointwise_layout(ctx, operands, shape, strides);
+  pointwise_layout(ctx, operands, shape, strides, fast_binary);
   return ctx.new_tensor(dtype, shape, strides);
 }
 
@@ -315,13 +321,14 @@ void check_sub_bool(PropContext& ctx, std::span<const ArgId> ops) {
 }
 
 // add / sub (self, other, alpha)
-template <bool Sub>
+// FastBinary: the .Tensor overload, which FakeTensor serves by fake_impls' binary fast path
+template <bool Sub, bool FastBinary = false>
 void add_sub(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
   if (Sub) check_sub_bool(ctx, ops);
   const DType dt = result_type(ctx, ops, PromotionKind::Default);
   check_alpha(ctx, alpha_arg(ctx), dt);
-  ctx.set_tensor(pointwise_result(ctx, ops, dt));
+  ctx.set_tensor(pointwise_result(ctx, ops, dt, FastBinary));
 }
 
 template <bool Sub>
@@ -358,6 +365,18 @@ PromotionKind div_kind(PropContext& ctx) {
 void div(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
   ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, div_kind(ctx))));
+}
+
+// div.Tensor: FakeTensor's binary fast path (div.Tensor_mode has none)
+void div_tensor(PropContext& ctx) {
+  const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
+  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, div_kind(ctx)), /*fast_binary=*/true));
+}
+
+// mul.Tensor: FakeTensor's binary fast path
+void mul_tensor(PropContext& ctx) {
+  const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
+  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, PromotionKind::Default), /*fast_binary=*/true));
 }
 
 void div_(PropContext& ctx) {
@@ -573,21 +592,21 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.glu.default", glu},
     {"aten.prelu.default", prelu},
     // binary
-    {"aten.add.Tensor", add_sub<false>},
+    {"aten.add.Tensor", add_sub<false, true>},
     {"aten.add.Scalar", add_sub<false>},
-    {"aten.sub.Tensor", add_sub<true>},
+    {"aten.sub.Tensor", add_sub<true, true>},
     {"aten.sub.Scalar", add_sub<true>},
-    {"aten.subtract.Tensor", add_sub<true>},
+    {"aten.subtract.Tensor", add_sub<true, true>},
     {"aten.rsub.Tensor", rsub},
     {"aten.rsub.Scalar", rsub},
-    {"aten.mul.Tensor", binary<PK::Default>},
+    {"aten.mul.Tensor", mul_tensor},
     {"aten.mul.Scalar", binary<PK::Default>},
-    {"aten.multiply.Tensor", binary<PK::Default>},
-    {"aten.div.Tensor", div},
+    {"aten.multiply.Tensor", mul_tensor},
+    {"aten.div.Tensor", div_tensor},
     {"aten.div.Scalar", div},
     {"aten.div.Tensor_mode", div},
     {"aten.div.Scalar_mode", div},
-    {"aten.divide.Tensor", div},
+    {"aten.divide.Tensor", div_tensor},
     {"aten.true_divide.Tensor", binary<PK::IntToFloat>},
     {"aten.true_divide.Scalar", binary<PK::IntToFloat>},
     {"aten.floor_divide.default", binary<PK::Default>},

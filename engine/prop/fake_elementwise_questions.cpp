@@ -1,0 +1,92 @@
+#include "prop/fake_elementwise_questions.h"
+
+#include "prop/memory_format.h"
+#include "prop/shape_helpers.h"
+
+namespace symshape {
+
+namespace {
+
+// compute_elementwise_output_logical_to_physical_perm's `ge(a, b)`: a >= b for strides
+// known non-negative, as a chain of guard_or_false questions.
+bool refs_ge(PropContext& ctx, ExprId a, ExprId b) {
+  ExprArena& ar = ctx.ar;
+  if (decide(ctx, ar.eq(b, ar.zero()))) return true;
+  if (decide(ctx, ar.eq(a, ar.zero()))) return false;
+  return decide(ctx, ar.ge(a, b)) || decide(ctx, ar.eq(ar.mod(a, b), ar.zero()));
+}
+
+// An operand as torch._refs' _maybe_broadcast hands it on: expanded to `shape` when its
+// sizes differ (missing leading dims and size-1 dims that broadcast get stride 0). The
+// expansion is computed with guards suppressed; the broadcast's own questions are
+// broadcast_shapes'.
+void expanded_layout(PropContext& ctx, TensorId t, std::span<const ExprId> shape, Dims& sizes, Dims& strides) {
+  ExprArena& ar = ctx.ar;
+  const auto s = ctx.vals.sizes(t);
+  const auto st = ctx.vals.strides(t);
+  sizes.assign(shape);
+  strides.clear();
+  strides.resize(shape.size(), ar.zero());
+  const size_t off = shape.size() - s.size();
+  ShapeEnv::SuppressGuards quiet(ctx.env);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const bool expanded = s[i] != shape[off + i] && decide(ctx, ar.eq(s[i], ar.one())) &&
+                          !decide(ctx, ar.eq(shape[off + i], ar.one()));
+    strides[off + i] = expanded ? ar.zero() : st[i];
+  }
+}
+
+void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape) {
+  ExprArena& ar = ctx.ar;
+  const size_t n = shape.size();
+  if (tensors.empty() || n <= 1) return;  // no tensor, 0-d and 1-d short-circuits
+  // 0-dim operands are CPU scalars to the refs (is_cpu_scalar_tensor): filtered out
+  FixedVector<Dims, 8> sizes, strides;
+  for (TensorId t : tensors) {
+    if (sizes.size() == 8) break;
+    if (ctx.vals.rank(t) == 0) continue;
+    Dims sz, st;
+    expanded_layout(ctx, t, shape, sz, st);
+    sizes.push_back(sz);
+    strides.push_back(st);
+  }
+  if (sizes.size() == 0) return;
+  // `is_contiguous = is_contiguous and ...`: Python's `and` stops asking after the first false
+  bool contiguous = true, channels_last = true;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    const OperandLayout op{sizes[k], strides[k]};
+    contiguous = contiguous && prims_is_contiguous_or_false(ctx, op);
+    channels_last = channels_last && prims_is_channels_last_contiguous_2d_or_false(ctx, op);
+  }
+  if (contiguous != channels_last) return;  // the contiguous or the channels_last perm
+  auto should_swap = [&](size_t a, size_t b) -> int {
+    for (size_t k = 0; k < strides.size(); ++k) {
+      const ExprId sa = strides[k][a], sb = strides[k][b];
+      if (decide(ctx, ar.eq(sa, ar.zero())) || decide(ctx, ar.eq(sb, ar.zero()))) continue;
+      if (decide(ctx, ar.eq(sa, sb))) {
+        if (refs_ge(ctx, shape[b], shape[a])) continue;
+        return 1;
+      }
+      if (refs_ge(ctx, sb, sa)) return -1;
+      if (refs_ge(ctx, sa, sb)) return 1;
+    }
+    return 0;
+  };
+  FixedVector<size_t, kMaxRank> perm;
+  stride_order_permutation(n, should_swap, perm);
+}
+
+}  // namespace
+
+void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorId> tensors,
+                                       std::span<const ExprId> shape, bool fast_binary) {
+  if (fast_binary && !tensors.empty()) {
+    FixedVector<OperandLayout, 8> ops;
+    for (TensorId t : tensors)
+      if (ops.size() < 8) ops.push_back({ctx.vals.sizes(t), ctx.vals.strides(t)});
+    if (fake_binary_fast_path_guards(ctx, ops.span())) return;
+  }
+  refs_perm_questions(ctx, tensors, shape);
+}
+
+}  // namespace symshape

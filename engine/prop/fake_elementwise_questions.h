@@ -1,0 +1,23 @@
+#pragma once
+// The questions PyTorch 2.x asks of symbolic sizes and strides to lay out a pointwise op's
+// output under FakeTensorMode, asked here for their guards only: the layout symshape
+// gives stays eager 1.13's (elementwise_strides, decided by the hints with guards
+// suppressed). For every concrete input the two algorithms pick the same dim order (the
+// same insertion sort over the same nonzero-stride comparisons), so examples that answer
+// 2.x's questions alike get the same eager layout, and 2.x's guards are enough to serve it.
+#include <span>
+
+#include "prop/context.h"
+
+namespace symshape {
+
+// `tensors`: the op's tensor operands (no Python scalars), `shape` their broadcast shape.
+// `fast_binary`: aten.add/sub/mul/div.Tensor, which try fake_impls' make_fast_binary_impl
+// first (torch/_subclasses/fake_impls.py); the rest, and those when the fast path declines,
+// run torch._refs: operands expanded to `shape`, then torch/_prims_common
+// compute_elementwise_output_logical_to_physical_perm (its contiguity checks, then the
+// insertion sort's should_swap / ge questions).
+void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorId> tensors,
+                                       std::span<const ExprId> shape, bool fast_binary);
+
+}  // namespace symshape
