@@ -1,0 +1,468 @@
+"""Corpus builder: real architectures of timm, transformers, torchvision and torch_geometric,
+built without weights, exported with torch.export 2.x (through symshape's converter) with
+dynamic dims, executed at several example sizes to record goldens, written as fx-graph-json
+per graph plus a packed corpus.fb. See docs/corpus.md, "Building a corpus from model libraries".
+
+    python -m symshape.corpus_build OUT_DIR [--libraries timm,transformers,torchvision,torch_geometric]
+        [--limit N] [--shard i/n] [--seed 0] [--jobs 1] [--timeout 600] [--max-params 40000000]
+        [--models lib:name,...] [--retry-failed] [--no-pack] [--cli PATH]
+
+OUT_DIR/
+  graphs/<lib>.<model>.graph.json   one per exported model (goldens inside)
+  models/<lib>.<model>.json         per-model record (stage reached, error, ops, verify counts)
+  timings/<lib>.<model>.txt         seconds per stage (kept apart: the rest is deterministic)
+  failures.json                     every model that failed: library, model, stage, error
+  manifest.json                     every attempted model's record, sorted
+  corpus.fb                         `symshape pack OUT_DIR/graphs`
+
+Each model runs in its own subprocess (`--worker`) under a timeout; a model whose record
+exists is skipped (resume), so shards of one run can share OUT_DIR."""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+STAGES = ("budget", "build", "run", "export", "convert", "golden", "verify")
+
+
+def graph_name(lib, model):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{lib}.{model}")
+
+
+def clean_error(e):
+    """PyTorch's exception text, with what differs between runs (addresses, tmp dirs) masked."""
+    text = f"{type(e).__name__}: {e}" if isinstance(e, BaseException) else str(e)
+    text = re.sub(r"0x[0-9a-fA-F]{6,}", "0x?", text)
+    text = re.sub(r"/tmp/[A-Za-z0-9_.-]+", "/tmp/?", text)
+    return text[:4000]
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------------------- one model
+
+class _Fail(Exception):
+    def __init__(self, stage, error):
+        super().__init__(error)
+        self.stage, self.error = stage, error
+
+
+def _seed_all(seed):
+    import numpy as np
+    import torch
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def _count_params_meta(factory):
+    import torch
+    try:
+        with torch.device("meta"):
+            m = factory()
+        return sum(p.numel() for p in m.parameters())
+    except Exception:  # noqa: BLE001 - models that cannot be built on meta are built for real
+        return None
+
+
+def build_one(lib, model, out, seed=0, max_params=40_000_000):
+    """Build, export, record goldens, verify one model; returns its record (never raises)."""
+    import torch
+    torch.set_num_threads(1)
+    from . import corpus_models as cm
+    name = graph_name(lib, model)
+    rec = {"library": lib, "model": model, "graph": name, "status": "failed"}
+    times = {}
+    t0 = time.monotonic()
+
+    def lap(stage):
+        nonlocal t0
+        now = time.monotonic()
+        times[stage] = round(now - t0, 3)
+        t0 = now
+
+    try:
+        _seed_all(seed)
+        try:
+            case = cm.CASES[lib](model)
+        except Exception as e:  # noqa: BLE001
+            raise _Fail("build", clean_error(e)) from e
+        rec["kind"] = case.kind
+        if case.notes:
+            rec["notes"] = case.notes
+        n = _count_params_meta(case.factory)
+        if n is not None:
+            rec["params"] = n
+            if n > max_params:
+                raise _Fail("budget", f"{n} parameters > --max-params {max_params}")
+        lap("budget")
+        _seed_all(seed)
+        try:
+            m = case.factory().eval()
+        except Exception as e:  # noqa: BLE001
+            raise _Fail("build", clean_error(e)) from e
+        rec["params"] = sum(p.numel() for p in m.parameters())
+        examples = case.examples() if callable(case.examples) else case.examples
+        lap("build")
+        eager, first = [], None
+        with torch.no_grad():
+            for ex in examples:
+                try:
+                    m(*ex)
+                    eager.append("ok")
+                    first = ex if first is None else first
+                except Exception as e:  # noqa: BLE001 - a rejected example is a negative golden
+                    eager.append(clean_error(e).splitlines()[0][:300])
+        rec["examples"] = [{"sizes": [list(t.shape) for t in ex], "eager": r} for ex, r in zip(examples, eager)]
+        if first is None:
+            raise _Fail("run", "PyTorch rejects every example: " + eager[0])
+        lap("run")
+        from . import torch_export
+        from .exporter import ExportError
+        program, spec, errors = None, None, []
+        for i, cand in enumerate(case.specs):
+            try:
+                with torch.no_grad():
+                    program = torch_export.export_program(m, first, None, cand)
+                spec = cand
+                rec["spec_tried"] = i
+                break
+            except ExportError as e:
+                errors.append(clean_error(str(e)))
+        if program is None:
+            raise _Fail("export", "\n---\n".join(errors))
+        lap("export")
+        from .aten_graph import convert_exported_program
+        from .exporter import supported_targets
+        inputs = tuple(torch_export.user_inputs(program, first, None))
+        try:
+            # supported=None: every ATen op is written, the unsupported ones are catalogued below
+            w, names, spec_json = convert_exported_program(program, inputs, spec, None)
+            w.set_input_meta(names, inputs, {})
+            w.dead_code_elimination()
+            doc = w.document(name, spec_json)
+        except Exception as e:  # noqa: BLE001
+            raise _Fail("convert", clean_error(e)) from e
+        lap("convert")
+        supported = supported_targets() or set()
+        targets = sorted({n["target"] for n in doc["nodes"] if n["op"] == "call_function"})
+        rec["nodes"] = len(doc["nodes"])
+        rec["spec"] = doc.get("dynamic_shapes")
+        rec["unsupported_ops"] = [t for t in targets if t.startswith("aten.") and t not in supported]
+        from .golden import record_examples
+        try:
+            doc["examples"] = record_examples(doc, examples, w.attr_tensors)
+        except Exception as e:  # noqa: BLE001
+            raise _Fail("golden", clean_error(e)) from e
+        text = json.dumps(doc, indent=1)
+        os.makedirs(os.path.join(out, "graphs"), exist_ok=True)
+        _write(os.path.join(out, "graphs", name + ".graph.json"), text)
+        rec["golden_ok"] = [e["ok"] for e in doc["examples"]]
+        rec["status"] = "exported"
+        lap("golden")
+        if rec["unsupported_ops"]:
+            rec["status"] = "unsupported"
+        else:
+            try:
+                rec["verify"] = _verify(m, examples, doc, text)
+            except Exception as e:  # noqa: BLE001
+                raise _Fail("verify", clean_error(e)) from e
+            rec["status"] = "verified" if rec["verify"]["ok"] else "mismatch"
+        lap("verify")
+    except _Fail as f:
+        rec["stage"], rec["error"] = f.stage, f.error
+        lap(f.stage)
+    return rec, times
+
+
+def _verify(model, examples, doc, text):
+    """symshape.verify's checks on the written graph: conform (engine vs goldens) and every
+    node's shape/stride/dtype at each example PyTorch and the engine both accept."""
+    from ._symshape import Graph
+    from .verification import _eager_matches, _same
+    graph = Graph.from_bytes(text.encode(), doc["name"])
+    conf = graph.conform()
+    outcomes, diffs, checked = [], [], 0
+    for ex, gold, res in zip(examples, doc["examples"], conf["examples"]):
+        outcome = res["outcome"]
+        if gold["ok"] and not _eager_matches(model, ex, gold["output"]):
+            outcome = "mismatch"
+            diffs.append("exported outputs differ from the model's")
+        if gold["ok"] and res["accepted"]:
+            concrete = {n["name"]: n["value"] for n in graph.propagate(sizes=gold["inputs"]).concrete_nodes()}
+            for node, value in gold["values"].items():
+                checked += 1
+                if not _same(concrete.get(node), value):
+                    diffs.append(f"{gold['inputs']}: node {node}")
+                    outcome = "mismatch" if outcome == "correct" else outcome
+        outcomes.append(outcome)
+    counts = {k: outcomes.count(k) for k in sorted(set(outcomes))}
+    bad = sum(v for k, v in counts.items() if k in ("mismatch", "rejected", "unsound"))
+    return {"outcomes": outcomes, "counts": counts, "nodes_checked": checked, "node_diffs": diffs[:20],
+            "specializations": conf["specializations"], "ok": bad == 0 and not conf["unsupported"]}
+
+
+def _worker(argv):
+    lib, model, out, seed, max_params = argv[0], argv[1], argv[2], int(argv[3]), int(argv[4])
+    import warnings
+    warnings.filterwarnings("ignore")
+    rec, times = build_one(lib, model, out, seed, max_params)
+    name = graph_name(lib, model)
+    os.makedirs(os.path.join(out, "models"), exist_ok=True)
+    os.makedirs(os.path.join(out, "timings"), exist_ok=True)
+    _write(os.path.join(out, "timings", name + ".txt"),
+           "".join(f"{k} {v}\n" for k, v in times.items()))
+    _write(os.path.join(out, "models", name + ".json"), json.dumps(rec, indent=1, sort_keys=True) + "\n")
+
+
+# ----------------------------------------------------------------------------- the driver
+
+def model_list(libraries, limit, seed):
+    """(lib, model) pairs: per library its sorted names, a seeded sample of `limit` of them
+    (kept in sorted order) when `limit` is given."""
+    from . import corpus_models as cm
+    out = []
+    for lib in libraries:
+        names = cm.NAMES[lib]()
+        if limit is not None and limit < len(names):
+            names = sorted(random.Random(f"{seed}:{lib}").sample(names, limit))
+        out += [(lib, n) for n in names]
+    return out
+
+
+def _run_worker(args, lib, model):
+    name = graph_name(lib, model)
+    rec_path = os.path.join(args.out, "models", name + ".json")
+    cmd = [sys.executable, "-m", "symshape.corpus_build", "--worker", lib, model, args.out, str(args.seed),
+           str(args.max_params)]
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                         env=dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1"))
+    try:
+        _, err = p.communicate(timeout=args.timeout)
+        if not os.path.exists(rec_path):
+            tail = err.decode(errors="replace").strip().splitlines()[-5:]
+            _crash(args.out, lib, model, "crash",
+                   f"worker exited with status {p.returncode}: " + " | ".join(tail))
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        _crash(args.out, lib, model, "timeout", f"no result within {args.timeout} s")
+    return time.monotonic() - t0
+
+
+def _crash(out, lib, model, stage, error):
+    name = graph_name(lib, model)
+    os.makedirs(os.path.join(out, "models"), exist_ok=True)
+    rec = {"library": lib, "model": model, "graph": name, "status": "failed", "stage": stage, "error": error}
+    _write(os.path.join(out, "models", name + ".json"), json.dumps(rec, indent=1, sort_keys=True) + "\n")
+
+
+def _find_cli(given):
+    if given:
+        return given
+    if os.environ.get("SYMSHAPE_CLI"):
+        return os.environ["SYMSHAPE_CLI"]
+    here = os.path.dirname(os.path.abspath(__file__))
+    guess = os.path.normpath(os.path.join(here, "..", "..", "engine", "cli", "symshape"))
+    return guess if os.path.exists(guess) else shutil.which("symshape")
+
+
+def summarise(out):
+    """failures.json and manifest.json from every record in OUT/models (sorted, no timings)."""
+    recs = []
+    mdir = os.path.join(out, "models")
+    for f in sorted(os.listdir(mdir)) if os.path.isdir(mdir) else []:
+        if f.endswith(".json"):
+            with open(os.path.join(mdir, f)) as fh:
+                recs.append(json.load(fh))
+    recs.sort(key=lambda r: (r["library"], r["model"]))
+    fails = [{"library": r["library"], "model": r["model"], "stage": r["stage"], "error": r["error"]}
+             for r in recs if r["status"] == "failed"]
+    _write(os.path.join(out, "failures.json"), json.dumps(fails, indent=1) + "\n")
+    _write(os.path.join(out, "manifest.json"), json.dumps(recs, indent=1, sort_keys=True) + "\n")
+    by_lib = {}
+    for r in recs:
+        d = by_lib.setdefault(r["library"], {"attempted": 0, "exported": 0, "verified": 0, "unsupported": 0,
+                                             "mismatch": 0, "failed": 0})
+        d["attempted"] += 1
+        d["exported"] += r["status"] != "failed"
+        d[{"failed": "failed", "verified": "verified", "unsupported": "unsupported", "mismatch": "mismatch",
+           "exported": "exported"}[r["status"]]] += r["status"] != "exported"
+    ops = {}
+    for r in recs:
+        for op in r.get("unsupported_ops", []):
+            ops.setdefault(op, []).append(r["graph"])
+    return recs, fails, by_lib, ops
+
+
+def _conform_json(cli, graphs):
+    r = subprocess.run([cli, "conform", "--json", graphs], capture_output=True, text=True)
+    doc, end = json.JSONDecoder().raw_decode(r.stdout.lstrip())
+    line = [x for x in (r.stdout.lstrip()[end:] + "\n" + r.stderr).splitlines() if x.startswith("conform:")]
+    return doc, (line[-1] if line else "")
+
+
+def report(out, cli):
+    """OUT/report.md: per-library counts, failures by stage, the engine's conform verdicts,
+    unsupported ops by graphs blocked, mismatches, runtime per model."""
+    recs, fails, by_lib, ops = summarise(out)
+    lines = ["# Corpus build report", ""]
+    lines += ["| library | attempted | exported | verified | unsupported | mismatch | failed |", "|---|---|---|---|---|---|---|"]
+    tot = {}
+    for lib, d in sorted(by_lib.items()):
+        lines.append(f"| {lib} | {d['attempted']} | {d['exported']} | {d['verified']} | {d['unsupported']} | "
+                     f"{d['mismatch']} | {d['failed']} |")
+        for k, v in d.items():
+            tot[k] = tot.get(k, 0) + v
+    if tot:
+        lines.append(f"| **all** | {tot['attempted']} | {tot['exported']} | {tot['verified']} | {tot['unsupported']} | "
+                     f"{tot['mismatch']} | {tot['failed']} |")
+    stages = {}
+    for f in fails:
+        stages.setdefault(f["stage"], []).append(f"{f['library']}:{f['model']}")
+    lines += ["", "Failures by stage (failures.json has PyTorch's text):", ""]
+    for st, ms in sorted(stages.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"- {st}: {len(ms)} ({', '.join(ms[:12])}{', ...' if len(ms) > 12 else ''})")
+    graphs = os.path.join(out, "graphs")
+    if cli and os.path.isdir(graphs):
+        doc, line = _conform_json(cli, graphs)
+        exact = [g["graph"] for g in doc if not g["unsupported"] and all(e["outcome"] == "correct"
+                                                                            for e in g["examples"])]
+        bad = [g for g in doc if not g["unsupported"] and any(e["outcome"] != "correct" for e in g["examples"])]
+        lines += ["", "## symshape conform over OUT/graphs", "", "```", line, "```", "",
+                  f"- graphs fully supported and exact (every example's verdict equals PyTorch's): "
+                  f"{len(exact)} of {len(doc)}",
+                  f"- graphs with an unsupported op: {sum(1 for g in doc if g['unsupported'])}",
+                  f"- graphs with a wrong verdict: {len(bad)}"]
+        for g in bad:
+            outs = [e["outcome"] for e in g["examples"]]
+            det = next((e["detail"] for e in g["examples"] if e["outcome"] != "correct"), "")
+            lines.append(f"  - {g['graph']}: {outs} — {det[:300]}")
+    node_bad = [r for r in recs if r["status"] == "mismatch"]
+    lines += ["", f"Node-level mismatches (symshape.verify's shape/stride/dtype check): {len(node_bad)}"]
+    for r in node_bad:
+        lines.append(f"- {r['graph']}: {r['verify']['counts']} {r['verify']['node_diffs'][:3]}")
+    lines += ["", "## Unsupported ops (graphs containing each; a graph is blocked by its first one)", "",
+              "| op | graphs | examples |", "|---|---|---|"]
+    for op, gs in sorted(ops.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lines.append(f"| `{op}` | {len(gs)} | {', '.join(gs[:4])}{', ...' if len(gs) > 4 else ''} |")
+    only = {}
+    for r in recs:
+        if len(r.get("unsupported_ops", [])) == 1:
+            only[r["unsupported_ops"][0]] = only.get(r["unsupported_ops"][0], 0) + 1
+    lines += ["", "Graphs whose only unsupported op it is (supporting it unblocks them): " +
+              ", ".join(f"`{k}` {v}" for k, v in sorted(only.items(), key=lambda kv: (-kv[1], kv[0])))]
+    secs = []
+    tdir = os.path.join(out, "timings")
+    for f in sorted(os.listdir(tdir)) if os.path.isdir(tdir) else []:
+        with open(os.path.join(tdir, f)) as fh:
+            secs.append(sum(float(x.split()[1]) for x in fh if x.strip()))
+    if secs:
+        secs.sort()
+        lines += ["", f"Runtime per model in its worker (excluding ~8 s of interpreter and library imports): "
+                      f"median {secs[len(secs) // 2]:.1f} s, mean {sum(secs) / len(secs):.1f} s, "
+                      f"max {secs[-1]:.1f} s over {len(secs)} models"]
+    _write(os.path.join(out, "report.md"), "\n".join(lines) + "\n")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--worker":
+        return _worker(argv[1:])
+    from .corpus_models import LIBRARIES
+    ap = argparse.ArgumentParser(prog="python -m symshape.corpus_build", description=__doc__.split("\n\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--libraries", default=",".join(LIBRARIES))
+    ap.add_argument("--limit", type=int, default=None, help="a seeded sample of N models per library")
+    ap.add_argument("--shard", default="0/1", help="i/n: every n-th model from the i-th (0-based)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1, help="models built at once (one subprocess each)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per model")
+    ap.add_argument("--max-params", type=int, default=40_000_000,
+                    help="models with more parameters (counted on the meta device) are listed as failures "
+                         "at stage 'budget'")
+    ap.add_argument("--models", default=None, help="lib:name,... instead of the library lists")
+    ap.add_argument("--retry-failed", action="store_true", help="rebuild models whose record says failed")
+    ap.add_argument("--no-pack", action="store_true")
+    ap.add_argument("--report-only", action="store_true", help="only (re)write failures.json, manifest.json, "
+                    "corpus.fb and report.md from what OUT_DIR holds")
+    ap.add_argument("--cli", default=None, help="the symshape CLI (default: SYMSHAPE_CLI, the build tree, PATH)")
+    args = ap.parse_args(argv)
+    libs = [x for x in args.libraries.split(",") if x]
+    for lib in libs:
+        if lib not in LIBRARIES:
+            ap.error(f"unknown library {lib!r} (one of {', '.join(LIBRARIES)})")
+    i, n = (int(x) for x in args.shard.split("/"))
+    os.makedirs(args.out, exist_ok=True)
+    if args.report_only:
+        todo = []
+    elif args.models:
+        todo = sorted(tuple(x.split(":", 1)) for x in args.models.split(","))
+    else:
+        todo = model_list(libs, args.limit, args.seed)
+    todo = [] if args.report_only else todo[i::n]
+    print(f"corpus_build: {len(todo)} models (shard {i}/{n}, seed {args.seed}) -> {args.out}", flush=True)
+    start = time.monotonic()
+
+    def one(k_lm):
+        k, (lib, model) = k_lm
+        name = graph_name(lib, model)
+        rec_path = os.path.join(args.out, "models", name + ".json")
+        if os.path.exists(rec_path):
+            with open(rec_path) as f:
+                old = json.load(f)
+            if not (args.retry_failed and old["status"] == "failed"):
+                print(f"[{k + 1}/{len(todo)}] {lib} {model}: {old['status']} (kept)", flush=True)
+                return
+            os.remove(rec_path)
+        secs = _run_worker(args, lib, model)
+        with open(rec_path) as f:
+            rec = json.load(f)
+        what = rec["status"]
+        if what == "failed":
+            what += f" at {rec['stage']}: {rec['error'].splitlines()[0][:160]}"
+        elif what == "unsupported":
+            what += f" ({', '.join(rec['unsupported_ops'][:4])})"
+        elif "verify" in rec:
+            what += f" {rec['verify']['counts']}"
+        print(f"[{k + 1}/{len(todo)}] {lib} {model}: {what} nodes={rec.get('nodes', '-')} ({secs:.1f}s)",
+              flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        list(pool.map(one, enumerate(todo)))
+    recs, fails, by_lib, ops = summarise(args.out)
+    print(f"corpus_build: done in {time.monotonic() - start:.0f}s", flush=True)
+    for lib, d in sorted(by_lib.items()):
+        print(f"  {lib}: " + " ".join(f"{k}={v}" for k, v in d.items()), flush=True)
+    for op, graphs in sorted(ops.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:15]:
+        print(f"  unsupported {op}: {len(graphs)} graphs", flush=True)
+    cli = _find_cli(args.cli)
+    if not args.no_pack and os.path.isdir(os.path.join(args.out, "graphs")):
+        if cli is None:
+            print("corpus_build: no symshape CLI found (--cli): corpus.fb not packed", flush=True)
+        else:
+            r = subprocess.run([cli, "pack", os.path.join(args.out, "graphs"), "-o",
+                                os.path.join(args.out, "corpus.fb")], capture_output=True, text=True)
+            print(f"corpus_build: pack exit {r.returncode} {r.stdout.strip()} {r.stderr.strip()[:500]}",
+                  flush=True)
+    report(args.out, cli)
+    print(f"corpus_build: report in {os.path.join(args.out, 'report.md')}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
