@@ -182,7 +182,11 @@ def build_one(lib, model, out, seed=0, max_params=40_000_000):
             rec["status"] = "verified" if rec["verify"]["ok"] else "mismatch"
         lap("verify")
     except _Fail as f:
-        rec["stage"], rec["error"] = f.stage, f.error
+        rec["status"], rec["stage"], rec["error"] = "failed", f.stage, f.error
+        gpath = os.path.join(out, "graphs", name + ".graph.json")
+        if os.path.exists(gpath):  # written, but the engine cannot load it: kept apart from the corpus
+            os.makedirs(os.path.join(out, "unloadable"), exist_ok=True)
+            os.replace(gpath, os.path.join(out, "unloadable", name + ".graph.json"))
         lap(f.stage)
     return rec, times
 
@@ -231,15 +235,16 @@ def _worker(argv):
 
 def model_list(libraries, limit, seed):
     """(lib, model) pairs: per library its sorted names, a seeded sample of `limit` of them
-    (kept in sorted order) when `limit` is given."""
+    (kept in sorted order) when `limit` is given; the libraries interleaved."""
     from . import corpus_models as cm
     out = []
     for lib in libraries:
         names = cm.NAMES[lib]()
         if limit is not None and limit < len(names):
             names = sorted(random.Random(f"{seed}:{lib}").sample(names, limit))
-        out += [(lib, n) for n in names]
-    return out
+        out += [(i, lib, n) for i, n in enumerate(names)]
+    # libraries interleaved (1st of each, 2nd of each, ...): a run cut short covers all of them
+    return [(lib, n) for _, lib, n in sorted(out)]
 
 
 def _run_worker(args, lib, model):
@@ -249,7 +254,8 @@ def _run_worker(args, lib, model):
            str(args.max_params)]
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-                         env=dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1"))
+                         env=dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1",
+                                  TRANSFORMERS_OFFLINE="1"))
     try:
         _, err = p.communicate(timeout=args.timeout)
         if not os.path.exists(rec_path):
@@ -411,7 +417,7 @@ def main(argv=None):
     if args.report_only:
         todo = []
     elif args.models:
-        todo = sorted(tuple(x.split(":", 1)) for x in args.models.split(","))
+        todo = [tuple(x.split(":", 1)) for x in args.models.split(",")]
     else:
         todo = model_list(libs, args.limit, args.seed)
     todo = [] if args.report_only else todo[i::n]

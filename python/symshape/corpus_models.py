@@ -160,6 +160,8 @@ def torchvision_case(name):
     import torchvision.models as tvm
     video = name in set(tvm.list_models(module=tvm.video))
     kw = {"weights": None, "num_classes": 10}
+    if name in set(tvm.list_models(module=tvm.segmentation)):
+        kw["weights_backbone"] = None  # their default downloads ImageNet backbone weights
     if name.startswith("vit_"):
         kw["image_size"] = 64 if name.endswith("16") or name.endswith("32") else 56
     if name in ("inception_v3", "googlenet"):
