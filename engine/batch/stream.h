@@ -8,6 +8,8 @@
 // (vectorised, batch/guard_eval.h); only the examples no program accepts are traced, in
 // stream order. The verdicts equal those of the one-example-at-a-time cache
 // (conform/specialization.h): tests/batch checks it example by example on the corpus.
+// Under the compile policy each program runs over every later call (any of them may be
+// looked up in it), and a walk over the verdicts in stream order replays Dynamo's lookup.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,7 +26,10 @@ namespace symshape {
 // Compile: torch.compile's default recompiles (docs/batch.md § --policy compile): the first
 // example compiles with every dim static; an example no entry accepts recompiles with the
 // dims whose sizes differ from the first frame's made dynamic (automatic dynamic shapes,
-// 0/1 still specialised); past `recompile_limit` entries the rest run uncompiled.
+// 0/1 still specialised; an input whose rank changed is traced at its new rank, dynamic in
+// every dim from then on); each call is looked up in the entries existing at that time,
+// most recently used first (Dynamo's cache entry list); past `recompile_limit` entries the
+// calls no entry serves run uncompiled.
 enum class RecompilePolicy : uint8_t { Export, Compile };
 
 struct StreamOptions {
@@ -44,7 +49,12 @@ struct StreamSpecialization {
   uint64_t first_line = 0;               // its NDJSON line (1-based), 0 for other sources
   std::vector<std::vector<int64_t>> hints;
   std::vector<std::string> guards;       // produce_guards text, PyTorch's order
-  std::vector<std::string> triggered_by; // the first failing guard of each earlier entry, newest first
+  // Why each earlier entry did not serve the call that made this one. Compile policy: Dynamo's
+  // recompile log, the frame's cache entries in list order (most recently used first) with the
+  // failure get_guard_fail_reason names; export policy: each earlier entry newest first, its
+  // first failing clause. triggered_entries[i] is the entry triggered_by[i] is about.
+  std::vector<std::string> triggered_by;
+  std::vector<uint32_t> triggered_entries;
   uint64_t accepted = 0;
   size_t clauses = 0, instructions = 0;  // of its compiled guard program
   std::string program;                   // that program as text (program_listing)

@@ -139,7 +139,7 @@ int run_eval(const EvalOptions& opt) {
     for (size_t k = 0; k < r.specializations.size(); ++k) {
       const StreamSpecialization& s = r.specializations[k];
       js.push_back({{"index", k}, {"first_example", s.first_example}, {"hints", s.hints}, {"accepted", s.accepted},
-                    {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"dynamic_dims", s.dynamic_dims}, {"clauses", s.clauses},
+                    {"guards", s.guards}, {"triggered_by", s.triggered_by}, {"triggered_entries", s.triggered_entries}, {"dynamic_dims", s.dynamic_dims}, {"clauses", s.clauses},
                     {"instructions", s.instructions}});
       if (s.first_line) js.back()["first_line"] = s.first_line;
       if (opt.program) js.back()["program"] = s.program;

@@ -11,10 +11,10 @@ struct Fixture {
   OpTable ops;
   Graph g{ops};
   RuleTable rules;
-  Fixture() {
+  explicit Fixture(const std::string& file = "/data/samples/resnet18.graph.json") {
     Diagnostics d;
     JsonGraphLoader loader;
-    EXPECT_TRUE(loader.load_file(std::string(SYMSHAPE_SOURCE_DIR) + "/data/samples/resnet18.graph.json", ops, g, d));
+    EXPECT_TRUE(loader.load_file(std::string(SYMSHAPE_SOURCE_DIR) + file, ops, g, d));
     rules.resolve(ops);
   }
   StreamResult run(const std::string& ndjson, uint32_t limit = 8) {
@@ -60,12 +60,12 @@ TEST(CompilePolicy, PastTheRecompileLimitTheRestRunUncompiled) {
   const StreamResult r = f.run(
       "{\"x\": [8, 3, 224, 224]}\n"
       "{\"x\": [8, 3, 160, 224]}\n"
-      "{\"x\": [8, 3, 224, 224]}\n"  // served by entry 0
+      "{\"x\": [8, 3, 224, 224]}\n"  // served by entry 1: the newest entry is looked up first
       "{\"x\": [4, 3, 128, 224]}\n"
       "{\"x\": [2, 3, 96, 224]}\n",
       /*limit=*/2);
   ASSERT_EQ(r.specializations.size(), 2u);
-  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 1, 0, kUncompiled, kUncompiled}));
+  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 1, 1, kUncompiled, kUncompiled}));
   EXPECT_EQ(r.uncompiled, 2u);
 }
 
@@ -77,6 +77,48 @@ TEST(CompilePolicy, ZeroOneStillSpecialise) {
       "{\"x\": [1, 3, 224, 224]}\n");  // batch 1: a dynamic dim of size 1 specialises: another entry
   ASSERT_EQ(r.specializations.size(), 3u);
   EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 1, 2}));
+}
+
+// An MLP (Linear 16 -> 32 -> 4, torch.export of python/tests_torchref's MLP) at rank 2 and 3:
+// Dynamo compiles a new entry at the new rank with every dim of x dynamic (pgo.py
+// _merge_atom_tup), looks entries up most recently used first (extra_state.cpp lookup,
+// move_to_front) and logs them in that order.
+TEST(CompilePolicy, RankChangeTracesTheNewRankAndLookupIsMostRecentlyUsedFirst) {
+  Fixture f("/tests/batch/data/mlp.graph.json");
+  const StreamResult r = f.run(
+      "{\"x\": [4, 16]}\n"
+      "{\"x\": [5, 16]}\n"      // batch dynamic
+      "{\"x\": [2, 3, 16]}\n"   // rank 3: a new entry, x dynamic in every dim
+      "{\"x\": [4, 16]}\n"      // entries 2 (rank), 1 (passes): entry 1, not the static entry 0
+      "{\"x\": [3, 5, 16]}\n"   // entry 2
+      "{\"x\": [6, 16]}\n"      // entry 1, to the front again
+      "{\"x\": [1, 16]}\n");    // batch 1 at rank 2, x fully dynamic: entry 3
+  EXPECT_TRUE(r.rejections.empty());
+  ASSERT_EQ(r.specializations.size(), 4u);
+  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, 1, 2, 1, 2, 1, 3}));
+  EXPECT_EQ(r.specializations[2].dynamic_dims, (std::vector<std::string>{"x.size()[0]", "x.size()[1]", "x.size()[2]"}));
+  EXPECT_EQ(r.specializations[2].triggered_entries, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(r.specializations[2].triggered_by[0], "tensor 'x' rank mismatch. expected 2, actual 3");
+  EXPECT_EQ(r.specializations[3].dynamic_dims, (std::vector<std::string>{"x.size()[0]", "x.size()[1]"}));
+  // the cache list when [1, 16] arrives: 1 (last hit), 2, 0
+  EXPECT_EQ(r.specializations[3].triggered_entries, (std::vector<uint32_t>{1, 2, 0}));
+  EXPECT_EQ(r.specializations[3].triggered_by[1], "tensor 'x' rank mismatch. expected 3, actual 2");
+  EXPECT_EQ(r.specializations[3].triggered_by[2], "L['x'].size()[0] == 4");
+}
+
+// Two inputs (EncDec of python/tests_torchref: src [2, S, 16], tgt [2, T, 16]): when both fail,
+// Dynamo names the first failing input in the entry's guard manager order, which starts as
+// Guard.sort_key orders the names (src before tgt) and is re-sorted by fail counts.
+TEST(CompilePolicy, FailingGuardFollowsTheGuardManagerOrder) {
+  Fixture f("/tests/batch/data/encdec.graph.json");
+  const StreamResult r = f.run(
+      "{\"src\": [2, 7, 16], \"tgt\": [2, 3, 16]}\n"
+      "{\"src\": [2, 7, 16], \"tgt\": [2, 4, 16]}\n"    // entry 0 fails on tgt, not its first input: tgt moves first
+      "{\"src\": [2, 9, 16], \"tgt\": [2, 5, 16]}\n");  // entry 0: both fail, tgt is checked first
+  ASSERT_EQ(r.specializations.size(), 3u);
+  EXPECT_EQ(r.specializations[1].triggered_by, (std::vector<std::string>{"L['tgt'].size()[1] == 3"}));
+  EXPECT_EQ(r.specializations[2].triggered_entries, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(r.specializations[2].triggered_by, (std::vector<std::string>{"L['src'].size()[1] == 7", "L['tgt'].size()[1] == 3"}));
 }
 
 }  // namespace
