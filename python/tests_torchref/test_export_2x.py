@@ -130,9 +130,9 @@ def test_cnn_node_by_node():
     assert all(e.nodes_checked > 5 and not e.node_diffs for e in r.examples[:2])
 
 
-@pytest.mark.xfail(strict=True, reason="engine's aten.scaled_dot_product_attention output strides differ from "
-                   "PyTorch 2.13 CPU's (C++ rule, outside this exporter)")
 def test_transformer_block_dynamic_batch_and_seq():
+    # nn.MultiheadAttention calls aten.scaled_dot_product_attention on (L, B, H, E)-ordered
+    # q/k/v views; 2.x's CPU flash path returns empty_like(query), which the engine follows
     examples = [(torch.randn(2, 5, 16),), (torch.randn(3, 9, 16),), (torch.randn(4, 2, 16),)]
     r = symshape.verify(Block().eval(), examples, dynamic_shapes={"x": {0: Dim("batch"), 1: Dim("seq")}})
     assert json.loads(r.text)["dynamic_shapes"]["dynamic_shapes"] == {"x": ["batch", "seq", 16]}
@@ -156,5 +156,10 @@ def test_runtime_assert_is_never_dropped():
             k = n.item()
             torch._check(k < 5)
             return x[:k]
-    with pytest.raises(ExportError, match="runtime assert|not an ATen|refused"):
-        symshape.export(Item(), (torch.randn(6, 3), torch.tensor(2)))
+    # torch._check on an unbacked item() becomes aten._assert_scalar nodes: kept in the graph
+    # (no users) and propagated as deferred runtime asserts, never dropped
+    text = symshape.export(Item(), (torch.randn(6, 3), torch.tensor(2)))
+    targets = [n["target"] for n in json.loads(text)["nodes"]]
+    assert "aten._assert_scalar.default" in targets
+    # (propagating it stops at x[:k]: the slice rule guards on the sign of an unbacked end,
+    # the known data_dependent --pending case, not the assert)

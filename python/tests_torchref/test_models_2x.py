@@ -57,8 +57,8 @@ def _img(*shapes):
 def _timm(name, fused_attn=False, **kw):
     """timm.create_model without weights. Attention blocks read timm's fused-attention switch
     when they are built: off (the default here), they compute q @ k.T, softmax, @ v; on, they
-    call F.scaled_dot_product_attention (see XFAIL: the engine's rule for it lays the output
-    out differently from 2.x's CPU kernel)."""
+    call F.scaled_dot_product_attention, whose 2.x CPU flash path returns empty_like(query)
+    (the vit_tiny ...-fused_sdpa case)."""
     import timm
     from timm.layers import config as timm_config
     _seed()
@@ -347,20 +347,15 @@ PYG = {
 # ------------------------------------------------------------------------------ known failures
 
 # name -> reason: each still fails (strict xfail), see /work/notes/models_catalogue.md
-_SDPA = ("engine: aten.scaled_dot_product_attention output strides differ from PyTorch 2.x CPU's: 2.x runs "
-         "_scaled_dot_product_flash_attention_for_cpu, whose output is allocated [B, L, H, E] and transposed to "
-         "[B, H, L, E] (strides [L*H*E, E, H*E, 1]); the engine's rule lays it out contiguously "
-         "(C++ rule in engine/prop/ops; the same open difference as test_export_2x's transformer block)")
 XFAIL = {
-    "wav2vec2": "Wav2Vec2's positional conv is weight-normed: the graph calls aten._weight_norm.default, "
-                "which the engine has no rule for (export refuses it by name)",
     "opt": "OPT derives positions from the attention mask (cumsum), so torch.export ties the mask length to "
            "past + q: the program's input size s_past + s_q is a sum of two dims, which fx-graph-json v1 "
            "specs cannot hold (symshape.export refuses it by name: 'not a Dim or a derived Dim of one')",
-    "vit_tiny_patch16_224-fused_sdpa": _SDPA,
     "gcn_self_loops": "GCNConv's default add_remaining_self_loops drops self loops with a boolean mask "
-                      "(edge_index[:, row != col]): a data-dependent edge count u0 whose runtime assert "
-                      "aten._assert_scalar ('u0 >= 0') the engine does not support (export refuses it by name)",
+                      "(edge_index[:, row != col]): a data-dependent edge count u0. The graph now exports "
+                      "(aten._assert_scalar 'u0 >= 0' is a deferred runtime assert) and propagates, but "
+                      "symshape.verify cannot evaluate the engine's sizes in u0 at the example (every node "
+                      "after the mask index compares as None against PyTorch's 28 / 38)",
 }
 
 

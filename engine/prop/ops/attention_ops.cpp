@@ -1,13 +1,80 @@
 // scaled_dot_product_attention (semantics.md H.23, a "current" op: 1.13 has none):
-// q (..., Hq, L, E), k (..., H, S, E), v (..., H, S, Ev) -> (..., Hq, L, Ev), contiguous.
+// q (..., Hq, L, E), k (..., H, S, E), v (..., H, S, Ev) -> (..., Hq, L, Ev).
 // Batch dims broadcast; with enable_gqa the key/value heads repeat to Hq (Hq % H == 0);
 // an attention mask must broadcast to (..., Hq, L, S).
+//
+// Output layout, PyTorch 2.x on CPU (aten/src/ATen/native/transformers/attention.cpp
+// `scaled_dot_product_attention`): `_fused_sdp_choice_cpp` -> `sdp::select_sdp_backend_cpp`
+// (sdp_utils_cpp.{h,cpp}) picks flash attention when `use_flash_attention_cpp` holds, else
+// the math fallback. Flash runs `_scaled_dot_product_flash_attention_for_cpu`, whose output
+// is `empty_like(query)` (its meta in torch/_meta_registrations.py, and the CPU kernel:
+// measured with 2.13 / 2.14 on contiguous, BLHE, LBHE, HBLE and sliced queries); math runs
+// `_scaled_dot_product_attention_math`, whose result is `matmul(attn, value)`: contiguous.
+// The selection's size comparisons are SymInt comparisons in C++, so each one the ranges
+// do not decide is a guard, asked in the C++ order (`flash_selected`).
+#include "prop/memory_format.h"
 #include "prop/ops/matmul_family.h"
 #include "prop/shape_helpers.h"
 
 namespace symshape::mm {
 
 namespace {
+
+// sdp::use_flash_attention_cpp (PyTorch 2.13 / 2.14, CPU): the gate functions in order,
+// each comparison of a symbolic size a guard (`==` / `!=` on SymInt), `&&` / `||`
+// short-circuiting as written. Not modelled: the runtime flags (flash and math enabled,
+// `torch.nn.attention.sdpa_kernel`), nested tensors, a mask that requires grad (export
+// traces without grad).
+bool flash_selected(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::optional<TensorId> mask, double dropout,
+                    bool gqa) {
+  ExprArena& ar = ctx.ar;
+  auto eq = [&](ExprId a, ExprId b) { return ctx.guard(ar.eq(a, b)); };
+  auto eq_c = [&](ExprId a, int64_t c) { return ctx.guard(ar.eq(a, ar.integer(c))); };
+  // check_for_dropout
+  if (dropout > 0.0) return false;
+  // check_tensor_shapes: all three 4-d
+  if (ctx.vals.rank(q) != 4 || ctx.vals.rank(k) != 4 || ctx.vals.rank(v) != 4) return false;
+  const auto sq = ctx.vals.sizes(q), sk = ctx.vals.sizes(k), sv = ctx.vals.sizes(v);
+  // check_batch_size_and_num_heads_dense<supports_gqa = true>: both flags computed first
+  const bool same_batch = eq(sq[0], sk[0]) && eq(sq[0], sv[0]);
+  const bool same_heads = eq(sq[1], sk[1]) && eq(sq[1], sv[1]);
+  if (!same_batch) return false;
+  if (gqa) {
+    // check_grouped_query_attention
+    if (!eq(sk[1], sv[1])) return false;
+    if (ctx.guard(ar.ne(ar.mod(sq[1], sk[1]), ar.zero()))) return false;
+  } else if (!same_heads) {
+    return false;
+  }
+  // check_attn_mask_shape
+  if (mask) {
+    const auto sm = ctx.vals.sizes(*mask);
+    const size_t mr = sm.size();
+    if (mr < 2) return false;  // sym_size(-2) of a 1-d mask: validate_sdpa_input refused it earlier
+    if (!eq(sm[mr - 2], sq[2]) && !eq_c(sm[mr - 2], 1)) return false;
+    if (!eq(sm[mr - 1], sk[2]) && !eq_c(sm[mr - 1], 1)) return false;
+    if (mr != 2) {
+      if (mr != 4) return false;
+      if (!((eq_c(sm[0], 1) || eq(sm[0], sq[0])) && (eq_c(sm[1], 1) || eq(sm[1], sq[1])))) return false;
+    }
+  }
+  // check_head_dim_size_cpp (TORCH_GUARD_OR_FALSE)
+  if (!(ctx.guard_or_false(ar.eq(sq[3], sk[3])) && ctx.guard_or_false(ar.eq(sq[3], sv[3])))) return false;
+  // check_nonzero_sequence_lengths_dense: both computed
+  const bool zero_q = eq_c(sq[2], 0);
+  const bool zero_k = eq_c(sk[2], 0);
+  if (zero_q || zero_k) return false;
+  // check_last_dim_stride_equals_1_dense<false>: the mask's last stride is asked too,
+  // though a CPU query ignores the answer
+  const bool strides_1 = eq_c(ctx.vals.strides(q)[3], 1) && eq_c(ctx.vals.strides(k)[3], 1) &&
+                         eq_c(ctx.vals.strides(v)[3], 1);
+  if (mask) (void)eq_c(ctx.vals.strides(*mask).back(), 1);
+  if (!strides_1) return false;
+  // check_tensor_dtype: q, k, v one of float32, float64, bfloat16, float16 (equal: checked
+  // by the caller)
+  const DType dt = ctx.vals.dtype(q);
+  return dt == DType::Float32 || dt == DType::Float64 || dt == DType::BFloat16 || dt == DType::Float16;
+}
 
 // scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, *,
 // scale, enable_gqa)
@@ -45,7 +112,7 @@ void sdpa_rule(PropContext& ctx) {
   Dims batch, tmp;
   broadcast_shapes(ctx, bq, bk, tmp);
   broadcast_shapes(ctx, tmp, bv, batch);
-  const std::optional<TensorId> mask = ctx.opt_tensor(ctx.arg(3));
+  const std::optional<TensorId> mask = ctx.opt_tensor(ctx.arg(3).valid() ? ctx.arg(3) : ctx.kwarg(Key::attn_mask));
   if (mask) {
     Dims scores(batch), b;
     scores.push_back(L);
@@ -60,6 +127,16 @@ void sdpa_rule(PropContext& ctx) {
   Dims out(batch);
   out.push_back(L);
   out.push_back(sv.back());
+  const ArgId dropout_arg = ctx.arg(4).valid() ? ctx.arg(4) : ctx.kwarg(Key::dropout_p);
+  const double dropout = ctx.is_none(dropout_arg) ? 0.0 : ctx.float_const(dropout_arg);
+  if (flash_selected(ctx, q, k, v, mask, dropout, gqa)) {
+    // _scaled_dot_product_flash_attention_for_cpu: empty_like(query) (sizes are q's: the
+    // selection required equal batch, heads and head dims)
+    Dims strides;
+    empty_like_strides(ctx, q, MemoryFormat::Preserve, strides);
+    ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(q), ctx.vals.sizes(q), strides));
+    return;
+  }
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(q), out));
 }
 

@@ -1,9 +1,10 @@
 // The fused scaled-dot-product-attention kernels that scaled_dot_product_attention
 // dispatches to (PyTorch 2.x; 1.13 has none). Inputs are (B, H, L, E) query and
 // (B, H, S, E) key / value; the layouts follow the kernels' allocations:
-// - _scaled_dot_product_flash_attention_for_cpu: the CPU kernel writes its output as
-//   (B, L, H, Ev) and returns it transposed to (B, H, L, Ev); logsumexp likewise
-//   (B, L, H) transposed to (B, H, L), in the op-math dtype (float32, float64 for float64).
+// - _scaled_dot_product_flash_attention_for_cpu: output empty_like(query) (2.x's meta in
+//   torch/_meta_registrations.py and the CPU kernel agree: measured with 2.13 and 2.14 on
+//   contiguous and transposed queries); logsumexp allocated (B, L, H) and transposed to
+//   (B, H, L), in the op-math dtype (float32, float64 for float64).
 // - _scaled_dot_product_flash_attention: output = empty_like(query.transpose(1, 2))
 //   transposed back; logsumexp (B, H, L) float32, max_q / max_k ints, int64 philox
 //   seed / offset scalars, and the debug mask (empty unless requested).
@@ -55,10 +56,13 @@ void flash_attention_cpu(PropContext& ctx) {
     if (mr != 2 && mr != 4)
       ctx.fail("scaled_dot_product_attention_flash_attention: Attention mask dim in {{2, 4}}");
   }
-  const ExprId out_alloc[] = {sq[0], sq[2], sq[1], sq[3]};
+  // output: empty_like(query) (2.x meta and CPU kernel: the query's layout, dense strides
+  // in its order when it is not dense); logsumexp (B, L, H) transposed
+  Dims ostrides;
+  empty_like_strides(ctx, q, MemoryFormat::Preserve, ostrides);
   const ExprId lse_alloc[] = {sq[0], sq[2], sq[1]};
   const DType acc = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
-  const TensorId out[] = {transposed_alloc(ctx, dtype, out_alloc), transposed_alloc(ctx, acc, lse_alloc)};
+  const TensorId out[] = {ctx.new_tensor(dtype, sq, ostrides), transposed_alloc(ctx, acc, lse_alloc)};
   ctx.set_tensors(out);
 }
 

@@ -331,6 +331,40 @@ void native_group_norm(PropContext& ctx) {
   ctx.set_tensors(ts);
 }
 
+// ---- _weight_norm -------------------------------------------------------------------------
+
+// _weight_norm(v, g, dim=0) (PyTorch 2.x, CompositeImplicitAutograd,
+// aten/src/ATen/native/WeightNorm.cpp): v and g are made contiguous; without a Half operand
+// and with dim 0 or v.dim() - 1 it runs the fused _weight_norm_interface (its CPU kernel
+// needs v and g of one dtype: "expected scalar type Float but found Double"; FakeTensor runs
+// its decomposition in torch/_decomp/decompositions.py, `v * (g / norm.to(g.dtype))`),
+// otherwise `v * (g / norm_except_dim(v, 2, dim))` (norm_except_dim of dim -1 is the whole
+// norm, a 0-d tensor). Either way the result is the pointwise product of the contiguous v
+// with a broadcast operand: contiguous, in the broadcast shape, dtype promote(v, g).
+// Measured with 2.13 / 2.14 (CPU and FakeTensor): contiguous for permuted and channels_last
+// v, float16 / bfloat16 kept.
+void weight_norm(PropContext& ctx) {
+  const TensorId v = ctx.tensor_arg(0), g = ctx.tensor_arg(1);
+  const std::optional<int64_t> dim_arg = ctx.opt_int(ctx.arg(2));
+  const int64_t dim = dim_arg.value_or(0);
+  const int64_t rank = ctx.vals.rank(v);
+  const DType vd = ctx.vals.dtype(v), gd = ctx.vals.dtype(g);
+  const bool half = vd == DType::Float16 || gd == DType::Float16;
+  const bool fused = !half && (dim == 0 || dim == rank - 1);
+  if (fused && vd != gd)
+    ctx.fail("expected scalar type {} but found {}", scalar_type_name(vd), scalar_type_name(gd));
+  // norm_except_dim(v, 2, dim): dim -1 -> v.norm() (0-d); else sizes 1 except v.size(dim)
+  Dims norm;
+  if (dim != -1) {
+    const int64_t d = ctx.wrap_dim(dim, rank);
+    for (int64_t i = 0; i < rank; ++i) norm.push_back(i == d ? ctx.vals.sizes(v)[i] : ctx.ar.one());
+  }
+  Dims gn, out;
+  broadcast_shapes(ctx, ctx.vals.sizes(g), norm, gn);
+  broadcast_shapes(ctx, ctx.vals.sizes(v), gn, out);
+  ctx.set_tensor(ctx.new_contiguous(promote_types(vd, gd), out));
+}
+
 constexpr OpRuleEntry kRules[] = {
     {"aten.softmax.int", softmax<false>},
     {"aten.log_softmax.int", softmax<true>},
@@ -347,6 +381,7 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.instance_norm.default", instance_norm},
     {"aten.group_norm.default", group_norm},
     {"aten.native_group_norm.default", native_group_norm},
+    {"aten._weight_norm.default", weight_norm},
 };
 
 }  // namespace

@@ -168,8 +168,23 @@ void sym_int(PropContext& ctx) {
 
 void sym_float(PropContext& ctx) { set_number(ctx, as_float(ctx, scalar(ctx, ctx.arg(0))), Num::Float); }
 
+// aten._assert_scalar(Scalar self, str assert_msg) -> () (torch.export's runtime asserts,
+// e.g. `u0 >= 0` after a boolean-mask index): ATen's `TORCH_SYM_CHECK(self.toSymBool(),
+// assert_msg)`, i.e. ShapeEnv.expect_true: a guard on backed sizes, a deferred runtime assert
+// on unbacked ones; false at the hints is the assert's error.
+void assert_scalar(PropContext& ctx) {
+  const ScalarOperand c = scalar(ctx, ctx.arg(0));
+  const ExprId cond = c.type == Num::Bool ? c.e : ctx.ar.ne(c.e, c.type == Num::Float ? ctx.ar.floating(0) : ctx.ar.zero());
+  const ArgId m = ctx.arg(1).valid() ? ctx.arg(1) : ArgId();
+  const std::string_view msg = m.valid() && ctx.graph.arg_kind(m) == ArgKind::String ? ctx.string_arg(m) : "";
+  if (!ctx.env.expect_true(cond, ctx.node_name()) && !ctx.tolerate(cond))
+    ctx.fail("{}", msg.empty() ? std::string_view("Runtime assertion failed") : msg);
+  ctx.set_value(ctx.vals.none());
+}
+
 constexpr OpRuleEntry kRules[] = {
     {"aten.sym_size.int", sym_size},
+    {"aten._assert_scalar.default", assert_scalar},
     {"aten.sym_size", sym_size},
     {"aten.sym_stride.int", sym_stride},
     {"aten.sym_numel.default", sym_numel},
