@@ -60,15 +60,12 @@ bool tensor_match_fails(const TensorMatch& m, std::span<const int64_t> sizes) {
   if (sizes.size() != m.rank) return true;
   for (auto [d, v] : m.sizes)
     if (sizes[d] != v) return true;
-  if (m.strides.empty()) return false;
-  std::vector<int64_t> strides(sizes.size(), 1);
-  int64_t acc = 1;
-  for (size_t d = sizes.size(); d-- > 0;) {
-    strides[d] = acc;
-    if (__builtin_mul_overflow(acc, std::max<int64_t>(sizes[d], 1), &acc)) acc = INT64_MAX;
+  for (auto [d, v] : m.strides) {  // contiguous strides: the product of the sizes to the right (at least 1)
+    int64_t stride = 1;
+    for (size_t k = d + 1; k < sizes.size(); ++k)
+      if (__builtin_mul_overflow(stride, std::max<int64_t>(sizes[k], 1), &stride)) return true;
+    if (stride != v) return true;
   }
-  for (auto [d, v] : m.strides)
-    if (strides[d] != v) return true;
   return false;
 }
 
