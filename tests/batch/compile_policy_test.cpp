@@ -106,6 +106,20 @@ TEST(CompilePolicy, RankChangeTracesTheNewRankAndLookupIsMostRecentlyUsedFirst) 
   EXPECT_EQ(r.specializations[3].triggered_by[2], "L['x'].size()[0] == 4");
 }
 
+// A rank the graph's ops do not support: traced at that rank, the propagation fails and the call
+// is rejected with PyTorch's message for the op, as a failed compile.
+TEST(CompilePolicy, RankChangeTheOpsRejectIsARejection) {
+  Fixture f("/data/samples/seq_ops.graph.json");
+  const StreamResult r = f.run(
+      "{\"x\": [2, 8, 16]}\n"
+      "{\"x\": [8, 16]}\n");
+  ASSERT_EQ(r.specializations.size(), 1u);
+  EXPECT_EQ(r.verdict, (std::vector<int32_t>{0, kRejected}));
+  ASSERT_EQ(r.rejections.size(), 1u);
+  EXPECT_EQ(r.rejections[0].node, "topk");
+  EXPECT_NE(r.rejections[0].message.find("Dimension out of range"), std::string::npos) << r.rejections[0].message;
+}
+
 // Two inputs (EncDec of python/tests_torchref: src [2, S, 16], tgt [2, T, 16]): when both fail,
 // Dynamo names the first failing input in the entry's guard manager order, which starts as
 // Guard.sort_key orders the names (src before tgt) and is re-sorted by fail counts.
