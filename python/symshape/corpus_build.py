@@ -307,9 +307,21 @@ def summarise(out):
         d["exported"] += r["status"] != "failed"
         d[{"failed": "failed", "verified": "verified", "unsupported": "unsupported", "mismatch": "mismatch",
            "exported": "exported"}[r["status"]]] += r["status"] != "exported"
+    try:  # the engine of this run may support more than the one the graphs were built with
+        from ._symshape import supported_targets
+        supported = set(supported_targets())
+    except ImportError:
+        supported = None
     ops = {}
     for r in recs:  # graphs of the corpus only (a failed model's ops are in its record)
-        for op in r.get("unsupported_ops", []) if r["status"] != "failed" else []:
+        gpath = os.path.join(out, "graphs", r["graph"] + ".graph.json")
+        if supported is not None and r["status"] != "failed" and os.path.exists(gpath):
+            with open(gpath) as fh:
+                doc = json.load(fh)
+            r["unsupported_ops_now"] = sorted({n["target"] for n in doc["nodes"] if n["op"] == "call_function"
+                                               and n["target"].startswith("aten.")
+                                               and n["target"] not in supported})
+        for op in r.get("unsupported_ops_now", r.get("unsupported_ops", [])) if r["status"] != "failed" else []:
             ops.setdefault(op, []).append(r["graph"])
     return recs, fails, by_lib, ops
 
@@ -366,14 +378,16 @@ def report(out, cli):
     lines += ["", f"Node-level mismatches (symshape.verify's shape/stride/dtype check): {len(node_bad)}"]
     for r in node_bad:
         lines.append(f"- {r['graph']}: {r['verify']['counts']} {r['verify']['node_diffs'][:3]}")
-    lines += ["", "## Unsupported ops (graphs containing each; a graph is blocked by its first one)", "",
+    lines += ["", "## Unsupported ops (graphs containing each, against the engine running the report; "
+                  "a graph is blocked by its first one)", "",
               "| op | graphs | examples |", "|---|---|---|"]
     for op, gs in sorted(ops.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(f"| `{op}` | {len(gs)} | {', '.join(gs[:4])}{', ...' if len(gs) > 4 else ''} |")
     only = {}
     for r in recs:
-        if len(r.get("unsupported_ops", [])) == 1:
-            only[r["unsupported_ops"][0]] = only.get(r["unsupported_ops"][0], 0) + 1
+        u = r.get("unsupported_ops_now", r.get("unsupported_ops", []))
+        if len(u) == 1:
+            only[u[0]] = only.get(u[0], 0) + 1
     gold = {}
     for r in recs:
         if r["status"] == "failed" and r.get("stage") == "golden":
