@@ -1,0 +1,51 @@
+"""symshape.corpus_build: the model lists, one model end to end (subprocess worker, record,
+graph, failures.json, resume), byte-identical rebuilds, and failure isolation.
+
+Run: PYTHONPATH=build/python /opt/symshape-models-venv/bin/python -m pytest python/tests_torchref/test_corpus_build.py"""
+import json
+import os
+
+import pytest
+
+pytest.importorskip("torch_geometric")
+from symshape import corpus_build as cb  # noqa: E402
+
+
+def test_model_list_is_sorted_seeded_and_interleaved():
+    a = cb.model_list(["torch_geometric", "torchvision"], 5, 0)
+    assert a == cb.model_list(["torch_geometric", "torchvision"], 5, 0)
+    assert [lib for lib, _ in a[:4]] == ["torch_geometric", "torchvision"] * 2
+    for lib in ("torch_geometric", "torchvision"):
+        names = [n for l, n in a if l == lib]
+        assert names == sorted(names) and len(names) == 5
+    # a larger limit keeps the smaller sample (so a run resumes into a bigger one)
+    small = set(cb.model_list(["torchvision"], 10, 0))
+    assert small <= set(cb.model_list(["torchvision"], 20, 0))
+
+
+def test_clean_error_masks_addresses():
+    assert cb.clean_error("at 0x7f12ab34cd56 in /tmp/tmpab_c1/x") == "at 0x? in /tmp/?/x"
+
+
+def _build(out, models):
+    return cb.main([str(out), "--models", models, "--no-pack", "--jobs", "1", "--timeout", "300"])
+
+
+def test_one_model_end_to_end_and_resume(tmp_path, capsys):
+    models = "torch_geometric:conv.SAGEConv,torch_geometric:conv.NoSuchConv"
+    assert _build(tmp_path / "a", models) == 0
+    a = tmp_path / "a"
+    rec = json.loads((a / "models" / "torch_geometric.conv.SAGEConv.json").read_text())
+    assert rec["status"] == "verified" and rec["verify"]["counts"] == {"correct": 5}
+    doc = json.loads((a / "graphs" / "torch_geometric.conv.SAGEConv.graph.json").read_text())
+    assert len(doc["examples"]) == 5 and doc["dynamic_shapes"]["dynamic_shapes"]["x"] == ["nodes", 8]
+    fails = json.loads((a / "failures.json").read_text())
+    assert [(f["model"], f["stage"]) for f in fails] == [("conv.NoSuchConv", "build")]
+    assert "KeyError" in fails[0]["error"]
+    capsys.readouterr()
+    assert _build(a, models) == 0  # resume: both records kept, nothing rebuilt
+    assert capsys.readouterr().out.count("(kept)") == 2
+    assert _build(tmp_path / "b", models) == 0  # same seed, same bytes
+    for f in ("failures.json", "manifest.json", "graphs/torch_geometric.conv.SAGEConv.graph.json"):
+        assert (a / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+    assert os.path.exists(a / "report.md")
