@@ -79,6 +79,34 @@ ExprId divide_factor(ExprArena& a, ExprId t, ExprId f) {
   return a.mul(out);
 }
 
+// SymPy's `(e / q).is_integer` for a monomial q = c * f1 * f2 * ... (Mod's "q divides p"
+// rule): every summand of e is an integer term whose coefficient c divides and that holds
+// each symbolic factor of q (with its multiplicity). Mod(6*a, 2*a) is 0.
+bool monomial_divides(ExprArena& a, ExprId e, ExprId q) {
+  auto [cq, rest] = a.split_coefficient(q);
+  if (cq == 0 || a.kind(rest) == ExprKind::Add) return false;
+  for (ExprId t : summands(a, e)) {
+    auto [ct, tr] = a.split_coefficient(t);
+    if (ct % cq != 0 || !a.is_integer(tr)) return false;
+    ExprId left = tr;
+    for (ExprId f : factors(a, rest)) {
+      if (f == a.one()) continue;
+      ExprId base = f;
+      int64_t times = 1;
+      if (a.kind(f) == ExprKind::Pow) {
+        if (a.kind(a.operand(f, 1)) != ExprKind::Integer || a.payload(a.operand(f, 1)) < 1) return false;
+        base = a.operand(f, 0);
+        times = a.payload(a.operand(f, 1));
+      }
+      for (int64_t k = 0; k < times; ++k) {
+        if (!term_has_factor(a, left, base)) return false;
+        left = divide_factor(a, left, base);
+      }
+    }
+  }
+  return true;
+}
+
 // True when every summand of `e` has an integer coefficient divisible by k.
 bool divisible_by_int(ExprArena& a, ExprId e, int64_t k) {
   for (ExprId t : summands(a, e)) {
@@ -300,12 +328,8 @@ ExprId ExprArena::mod_uncached(ExprId a, ExprId b) {
       if (p >= 0) return integer(p);
     }
     if (is_int(*this, b) && divisible_by_int(*this, a, payload(b))) return zero_id_;
-    if (!is_int(*this, b)) {
-      // a / b is an integer expression when b is a factor of every summand
-      bool all = true;
-      for (ExprId t : summands(*this, a)) all = all && term_has_factor(*this, t, b);
-      if (all) return zero_id_;
-    }
+    // a / b is an integer expression when the monomial b divides every summand
+    if (!is_int(*this, b) && monomial_divides(*this, a, b)) return zero_id_;
     // rule 6: 0 < a < b decidable -> a
     if (is_positive(a) && is_positive(b) && relation(ExprKind::Lt, a, b) == true_id_) return a;
     const ExprId ops[2] = {a, b};
@@ -329,11 +353,7 @@ ExprId ExprArena::python_mod_uncached(ExprId a, ExprId b) {
     if (p >= 0) return integer(p);
   }
   if (is_int(*this, b) && divisible_by_int(*this, a, payload(b))) return zero_id_;
-  if (!is_int(*this, b)) {
-    bool all = true;
-    for (ExprId t : summands(*this, a)) all = all && term_has_factor(*this, t, b);
-    if (all) return zero_id_;
-  }
+  if (!is_int(*this, b) && monomial_divides(*this, a, b)) return zero_id_;
   if (is_positive(a) && is_positive(b) && relation(ExprKind::Lt, a, b) == true_id_) return a;
   const ExprId ops[2] = {a, b};
   return make_raw(ExprKind::PythonMod, ops);

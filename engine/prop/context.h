@@ -199,6 +199,11 @@ class PropContext {
     return true;
   }
   void set_failed_checks(std::vector<FailedCheck>* log) { failed_checks_ = log; }
+  // Inference mode only: a requirement of the current node failed and was recorded (the
+  // op would have raised there, so no later question of it is asked).
+  bool node_failed_a_check() const {
+    return failed_checks_ != nullptr && !failed_checks_->empty() && failed_checks_->back().node == node_;
+  }
   // Records `cond` (torch._check / meta-kernel check); throws a shape error if it fails.
   template <class... A>
   void check(ExprId cond, fmt::format_string<A...> f, A&&... a) {

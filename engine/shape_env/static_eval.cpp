@@ -181,6 +181,17 @@ std::optional<ExprId> ShapeEnv::evaluate_with_axioms(ExprId e) {
     const ExprId n = canonical(arena_.logical_not(c));
     if (auto v = axioms_.find(n)) return arena_.boolean(!*v);
   }
+  // Eq / Ne are symmetric: SymPy's axiom substitution matches `Ne(b, a)` to a recorded
+  // `Ne(a, b)` (the relation's canonical form keeps the operand order)
+  if (const ExprKind k = arena_.kind(e); k == ExprKind::Eq || k == ExprKind::Ne) {
+    const ExprId a = arena_.operand(e, 0), b = arena_.operand(e, 1);
+    const ExprId swapped = k == ExprKind::Eq ? arena_.eq(b, a) : arena_.ne(b, a);
+    if (swapped != e) {
+      if (auto v = axioms_.find(swapped)) return arena_.boolean(*v);
+      if (auto v = axioms_.find(canonical(swapped))) return arena_.boolean(*v);
+      if (auto v = axioms_.find(canonical(arena_.logical_not(canonical(swapped))))) return arena_.boolean(!*v);
+    }
+  }
   if (arena_.kind(c) == ExprKind::And) {
     bool all = true;
     for (ExprId x : arena_.operands(c)) {

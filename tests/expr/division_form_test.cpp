@@ -161,4 +161,50 @@ TEST_F(ExprTest, WorkedDivisionIdentities) {
 }
 
 }  // namespace
+// Mod / PythonMod by a monomial divisor (SymPy's `(p/q).is_integer` rule,
+// expr_build_div.cpp monomial_divides): a remainder folded to 0 is 0 at every point, and
+// the multiples it is meant for fold (Mod(6*a, 2*a), Mod(4*a*b + 2*a, 2*a)).
+TEST(DivisionFormProperty, MonomialDivisorRemainderFoldsOnlyWhenZeroEverywhere) {
+  ExprArena a;
+  const uint8_t pos = kFactInteger | kFactPositive | kFactNonNegative;
+  const ExprId s = a.symbol("s", SymbolKind::Free, pos), t = a.symbol("t", SymbolKind::Free, pos);
+  const ExprId u = a.symbol("u", SymbolKind::Free, kFactInteger);
+  EXPECT_EQ(a.mod(a.mul(a.integer(6), s), a.mul(a.integer(2), s)), a.zero());
+  EXPECT_EQ(a.mod(a.add(a.mul({a.integer(4), s, t}), a.mul(a.integer(2), s)), a.mul(a.integer(2), s)), a.zero());
+  EXPECT_EQ(a.python_mod(a.mul({a.integer(-9), s, s, t}), a.mul({a.integer(3), s, s})), a.zero());
+  std::mt19937_64 rng(27);
+  auto pick = [&](int64_t lo, int64_t hi) { return lo + int64_t(rng() % uint64_t(hi - lo + 1)); };
+  const ExprId syms[] = {s, t, u};
+  auto monomial = [&](bool positive_only) {
+    std::vector<ExprId> f{a.integer(pick(positive_only ? 1 : -4, 4))};
+    if (f[0] == a.zero()) f[0] = a.one();
+    for (int k = int(pick(0, 2)); k > 0; --k) f.push_back(syms[pick(0, positive_only ? 1 : 2)]);
+    return a.mul(f);
+  };
+  int folded = 0;
+  for (int round = 0; round < 2000; ++round) {
+    const ExprId q = monomial(true);
+    std::vector<ExprId> terms;
+    for (int k = int(pick(1, 3)); k > 0; --k) terms.push_back(monomial(false));
+    const ExprId p = a.add(terms);
+    for (const ExprId r : {a.mod(p, q), a.python_mod(p, q)}) {
+      if (r != a.zero()) continue;
+      ++folded;
+      Bindings b;
+      for (int64_t sv = 1; sv <= 5; ++sv)
+        for (int64_t tv = 1; tv <= 4; ++tv)
+          for (int64_t uv = -4; uv <= 4; ++uv) {
+            b.set(a.symbol_id(s), sv);
+            b.set(a.symbol_id(t), tv);
+            b.set(a.symbol_id(u), uv);
+            const int64_t qv = evaluate_int(a, q, b);
+            if (qv == 0) continue;
+            const int64_t pv = evaluate_int(a, p, b);
+            ASSERT_EQ(((pv % qv) + qv) % qv, 0) << to_str(a, p) << " mod " << to_str(a, q) << " folded to 0";
+          }
+    }
+  }
+  EXPECT_GT(folded, 100);
+}
+
 }  // namespace symshape::test

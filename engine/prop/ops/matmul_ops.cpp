@@ -12,6 +12,10 @@
 
 namespace symshape {
 
+// prop/ops/view_geometry.h (not included: its holds() clashes with matmul_family.h's)
+void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                                std::span<const ExprId> shape);
+
 namespace mm {
 
 namespace {
@@ -321,12 +325,23 @@ void linear_rule(PropContext& ctx) {
   const TensorId wt = t_2d(ctx, w);
   const size_t r = ctx.vals.rank(in);
   if (bias && r == 2) return ctx.set_tensor(addmm(ctx, *bias, in, wt));
-  if (bias && r == 3 && ctx.is_contiguous(in)) {
+  // 2.x (_flatten_nd_linear): a contiguous input of rank >= 3 with a 1-d bias is reshaped
+  // to (prod(batch), in), addmm'ed and viewed back; both views ask
+  // _reshape_view_helper's questions (docs/torchref.md, "Propagation and guards: PyTorch 2.x
+  // rules", views). 1.13 took this path for 3-d inputs only; the result is contiguous either way.
+  if (bias && r >= 3 && ctx.vals.rank(*bias) == 1 && ctx.is_contiguous(in)) {
     // copy the sizes: creating tensors below may move the table the span points into
     const Dims s(sizes(ctx, in));
-    const ExprId rows[] = {ar.mul(s[0], s[1]), s[2]};
+    const Dims st(ctx.vals.strides(in));
+    const ExprId rows[] = {ar.mul(std::span<const ExprId>(s).first(r - 1)), s[r - 1]};
+    reshape_view_helper_guards(ctx, s, st, rows);
     const TensorId out2 = addmm(ctx, *bias, ctx.new_contiguous(ctx.vals.dtype(in), rows), wt);
-    const ExprId shape[] = {s[0], s[1], sizes(ctx, out2)[1]};
+    Dims shape(std::span<const ExprId>(s).first(r - 1));
+    shape.push_back(sizes(ctx, out2)[1]);
+    const ExprId out_rows[] = {rows[0], shape[r - 1]};
+    Dims out2_strides;
+    ctx.contiguous_strides(out_rows, out2_strides);
+    reshape_view_helper_guards(ctx, out_rows, out2_strides, shape);
     return ctx.set_tensor(contiguous_result(ctx, ctx.vals.dtype(out2), shape));
   }
   const TensorId out = matmul(ctx, in, wt);

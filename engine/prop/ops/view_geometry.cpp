@@ -101,6 +101,107 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
   return view_d == -1;
 }
 
+// torch/_refs/__init__.py _reshape_view_helper + _reshape_view_helper_core_alg (PyTorch
+// 2.x; FakeTensorMode's aten.view / aten._unsafe_view, fake_impls.py _view_meta): the
+// questions the greedy split/flatten algorithm asks, in its order. Only guards are
+// recorded here; the result's strides stay computeStride's (view_strides).
+void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                                std::span<const ExprId> shape) {
+  ExprArena& ar = ctx.ar;
+  const ExprId one = ar.one(), zero = ar.zero();
+  // an inferred example where infer_size failed: PyTorch raised before these questions
+  if (ctx.node_failed_a_check()) return;
+  // an unbacked input or shape takes _view_unbacked_meta instead (not modelled here)
+  for (auto span : {sizes, strides, shape})
+    for (ExprId e : span)
+      if (ar.facts(e) & kFactHasUnbacked) return;
+  // `if a.numel() == 0`
+  if (ctx.guard(ar.eq(numel(ctx, sizes), zero))) return;
+  // zero-dim input / zero-dim result: `length != 1` per dim
+  if (sizes.empty()) {
+    for (ExprId l : shape) ctx.guard(ar.ne(l, one));
+    return;
+  }
+  if (shape.empty()) {
+    for (ExprId l : sizes) ctx.guard(ar.ne(l, one));
+    return;
+  }
+  if (prims_is_contiguous_or_false(ctx, OperandLayout{sizes, strides})) {
+    if (shape.size() == 1 && sizes.size() > 1) return;  // nd_to_1d
+    if (shape.size() == 2 && sizes.size() == 1) return;  // 1d_to_2d
+  }
+  Dims a(sizes), st(strides);
+  size_t idx = 0;
+  for (const ExprId length : shape) {
+    if (a.size() >= kMaxRank) return;
+    if (idx >= a.size()) {
+      // tail unsqueeze: split_dim(a_, last, a_.shape[last]) appends a 1
+      if (ctx.guard(ar.ne(length, one))) return;
+      a.push_back(one);
+      st.push_back(st.back());
+      ++idx;
+      continue;
+    }
+    if (ctx.guard(ar.eq(length, a[idx]))) {
+      ++idx;
+      continue;
+    }
+    ExprId accum = a[idx];
+    size_t end = idx;
+    while (ctx.guard(ar.ne(ar.mod(accum, length), zero))) {
+      if (++end >= a.size()) return;  // infer_size already rejected this shape
+      accum = ar.mul(accum, a[end]);
+    }
+    if (end != idx) {
+      // _collapse_view_helper(a_, idx, end): valid when every adjacent pair is 1-sized or
+      // nested (guard_or_false of the disjunction), else reshape copies (no more questions)
+      ExprId valid = ar.true_();
+      if (ctx.guard_or_false(ar.ne(numel(ctx, a), zero)))
+        for (size_t i = end; i-- > idx;) {
+          const ExprId terms[] = {ar.eq(a[i], one), ar.eq(a[i + 1], one), ar.eq(st[i], ar.mul(st[i + 1], a[i + 1]))};
+          valid = ar.logical_and(valid, ar.logical_or(terms));
+        }
+      valid = ar.logical_or(valid, ar.eq(numel(ctx, a), zero));
+      if (!ctx.guard_or_false(valid)) return;
+      // flatten(a_, idx, end): the collapsed dim's stride is the min over non-1 dims
+      ExprId stride = st[end];
+      for (size_t i = end; i-- > idx;)
+        if (ctx.guard(ar.ne(a[i], one)) && ctx.guard(ar.lt(st[i], stride))) stride = st[i];
+      ExprId collapsed = a[end];
+      if (ctx.guard_or_true(ar.ne(collapsed, zero)))
+        for (size_t i = end; i-- > idx;) {
+          if (ctx.guard_or_false(ar.eq(a[i], zero))) {
+            collapsed = zero;
+            stride = zero;
+            break;
+          }
+          collapsed = ar.mul(collapsed, a[i]);
+        }
+      else
+        stride = zero;
+      for (size_t k = idx; k < end; ++k) {
+        a.erase(idx + 1);
+        st.erase(idx + 1);
+      }
+      a[idx] = collapsed;
+      st[idx] = stride;
+    }
+    if (ctx.guard(ar.ne(accum, length))) {
+      // split_dim(a_, idx, length)
+      const ExprId inner = ar.floordiv(a[idx], length);
+      ctx.guard(ar.ne(ar.mod(a[idx], length), zero));
+      const ExprId s = st[idx];
+      a[idx] = length;
+      st[idx] = ar.mul(s, inner);
+      a.insert(idx + 1, inner);
+      st.insert(idx + 1, s);
+    }
+    ++idx;
+  }
+  // squeezes tail: torch._check(a_.shape[idx] == 1)
+  for (; idx < a.size(); ++idx) ctx.guard(ar.eq(a[idx], one));
+}
+
 namespace {
 
 // Strides that are exactly the contiguous ones, without asking the ShapeEnv anything:
@@ -127,6 +228,7 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
   const auto sizes = ctx.vals.sizes(t);
   Dims inferred, strides;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
+  reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred);
   if (known_contiguous(ctx, t)) {
     ctx.contiguous_strides(inferred, strides);
     return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
@@ -145,9 +247,16 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   bool viewable = true;
   if (known_contiguous(ctx, t)) ctx.contiguous_strides(inferred, strides);
   else viewable = view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides);
-  if (viewable)
+  // 2.x: reshape_symint's view_symint / _unsafe_view run _reshape_view_helper (fake_impls.py
+  // _view_meta) on the tensor or on its contiguous clone
+  if (viewable) {
+    reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred);
     return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
+  }
   // _unsafe_view(clone(contiguous)): a viewed contiguous tensor has contiguous strides
+  Dims contiguous;
+  ctx.contiguous_strides(sizes, contiguous);
+  reshape_view_helper_guards(ctx, sizes, contiguous, inferred);
   return ctx.new_contiguous(ctx.vals.dtype(t), inferred);
 }
 

@@ -21,6 +21,12 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
 bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                   std::span<const ExprId> new_sizes, bool or_copy, Dims& out);
 
+// PyTorch 2.x's torch._refs._reshape_view_helper(a, shape) questions (FakeTensorMode's
+// aten.view / _unsafe_view): records the guards its greedy algorithm asks, in order, for a
+// tensor (sizes, strides) viewed as the already inferred `shape`. Layout unchanged.
+void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                                std::span<const ExprId> shape);
+
 // t.view(shape) (shape may hold one -1): a view sharing t's storage, or PyTorch's
 // "view size is not compatible" error.
 TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape);
