@@ -70,6 +70,9 @@ _capture_function = capture
 def __getattr__(name):
     # the exporter imports torch: load it only when asked for
     if name in ("exporter", "ExportError"):
-        from . import exporter
+        # import_module, not `from . import exporter`: the latter asks this module for the
+        # attribute first and would land here again
+        import importlib
+        exporter = importlib.import_module(".exporter", __name__)
         return exporter if name == "exporter" else exporter.ExportError
     raise AttributeError(f"module 'symshape' has no attribute {name!r}")
