@@ -39,6 +39,10 @@ class Report:
     examples: list
     specializations: int
     unsupported: bool
+    # ExportedProgram (torch.export) vs engine: range constraints and guards over input sizes
+    # (export_constraints.ConstraintDiff); empty when they agree or without torch.export.
+    # Reported, never counted in `ok`: torch.export's own ranges are the spec the engine runs.
+    constraint_differences: list = field(default_factory=list)
 
     def count(self, outcome):
         return sum(1 for e in self.examples if e.outcome == outcome)
@@ -68,6 +72,10 @@ class Report:
             lines += [f"    {d}" for d in e.node_diffs]
             if e.engine_detail and e.outcome != "correct":
                 lines.append(f"    engine: {e.engine_detail}")
+        if self.constraint_differences:
+            lines.append(f"  constraints: {len(self.constraint_differences)} difference(s) between the "
+                         f"ExportedProgram and symshape")
+            lines += [f"    {d}" for d in self.constraint_differences]
         return "\n".join(lines)
 
 
@@ -121,6 +129,8 @@ def verify(model, examples, dynamic_shapes=None, name=None, check_nodes=True):
     `symshape conform` summary line; report.examples has per-example, per-node detail."""
     import json
 
+    import torch
+
     from ._symshape import Graph
     from .exporter import ExportError, export
     examples = [tuple(e) if isinstance(e, (tuple, list)) else (e,) for e in examples]
@@ -139,9 +149,23 @@ def verify(model, examples, dynamic_shapes=None, name=None, check_nodes=True):
             continue
     if first is None:
         raise ExportError("PyTorch rejects every example: nothing to export")
-    text = export(model, first, dynamic_shapes=dynamic_shapes, name=name, examples=examples)
+    from . import torch_export
+    program = None
+    if torch_export.available() and isinstance(model, torch.nn.Module) and not isinstance(model, torch.fx.GraphModule):
+        # torch.export here, so that its ExportedProgram's constraints can be compared
+        program = torch_export.export_program(model, first, None, dynamic_shapes)
+        flat = tuple(torch_export.user_inputs(program, first, None))
+        text = export(program, flat, dynamic_shapes=dynamic_shapes, name=name or type(model).__name__,
+                      examples=examples)
+    else:
+        text = export(model, first, dynamic_shapes=dynamic_shapes, name=name, examples=examples)
     doc = json.loads(text)
     graph = Graph.from_bytes(text.encode(), doc["name"])
+    constraint_diffs = []
+    if program is not None:
+        from .export_constraints import constraint_differences
+        at = next(g["inputs"] for g in doc["examples"] if g["ok"])
+        constraint_diffs = constraint_differences(program, graph, [n for n, _, _ in graph.inputs], at)
     conf = graph.conform()
     nodes = {n["name"]: n["target"] for n in doc["nodes"]}
     reports = []
@@ -161,4 +185,4 @@ def verify(model, examples, dynamic_shapes=None, name=None, check_nodes=True):
                 r.outcome = "mismatch"
         reports.append(r)
     return Report(graph=doc["name"], text=text, examples=reports, specializations=conf["specializations"],
-                  unsupported=conf["unsupported"])
+                  unsupported=conf["unsupported"], constraint_differences=constraint_diffs)
