@@ -164,8 +164,9 @@ def verify(model, examples, dynamic_shapes=None, name=None, check_nodes=True):
     constraint_diffs = []
     if program is not None:
         from .export_constraints import constraint_differences
-        at = next(g["inputs"] for g in doc["examples"] if g["ok"])
-        constraint_diffs = constraint_differences(program, graph, [n for n, _, _ in graph.inputs], at)
+        at = next((g["inputs"] for g in doc["examples"] if g["ok"]), None)
+        if at is not None:
+            constraint_diffs = constraint_differences(program, graph, [n for n, _, _ in graph.inputs], at)
     conf = graph.conform()
     nodes = {n["name"]: n["target"] for n in doc["nodes"]}
     reports = []
