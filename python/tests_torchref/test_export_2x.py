@@ -74,24 +74,39 @@ def test_branch_unbounded_dim_is_torch_exports_error():
 
 
 class Recurrent(nn.Module):
-    def __init__(s, cls):
+    def __init__(s, cls, batch_first=True, layers=1, bidirectional=False):
         super().__init__()
-        s.r = cls(8, 16, batch_first=True)
+        s.r = cls(8, 16, num_layers=layers, batch_first=batch_first, bidirectional=bidirectional)
 
     def forward(s, x):
-        return s.r(x)[0]
+        return s.r(x)
 
 
+@pytest.mark.parametrize("batch_first", [True, False], ids=["batch_first", "time_major"])
+@pytest.mark.parametrize("layers, bidirectional", [(1, False), (2, False), (2, True)], ids=["1l", "2l", "2l_bi"])
 @pytest.mark.parametrize("cls, op", [(nn.LSTM, "aten.lstm.input"), (nn.GRU, "aten.gru.input")], ids=["lstm", "gru"])
-def test_recurrent_dynamic_batch_refused_by_op_name(cls, op):
-    # torch.export keeps the fused recurrent op; the engine has no rule for it: named, never guessed
-    with pytest.raises(ExportError, match=f"calls {op}, which the engine does not support"):
-        symshape.export(Recurrent(cls).eval(), (torch.randn(2, 5, 8),), dynamic_shapes={"x": {0: Dim("batch")}})
+def test_recurrent_dynamic_batch_node_by_node(cls, op, layers, bidirectional, batch_first):
+    # torch.export keeps the fused op (aten.lstm.input / aten.gru.input) with the sequence
+    # length specialised (its decomposition loops over the time steps): only the batch varies
+    def x(b, t=5):
+        return torch.randn(b, t, 8) if batch_first else torch.randn(t, b, 8)
+    bdim = 0 if batch_first else 1
+    model = Recurrent(cls, batch_first, layers, bidirectional).eval()
+    examples = [(x(2),), (x(3),), (x(1),), (x(7),), (x(2, 6),)]
+    r = symshape.verify(model, examples, dynamic_shapes={"x": {bdim: Dim("batch")}})
+    doc = json.loads(r.text)
+    assert op in [n["target"] for n in doc["nodes"]]
+    assert doc["dynamic_shapes"]["dynamic_shapes"]["x"] == (["batch", 5, 8] if batch_first else [5, "batch", 8])
+    assert [e.outcome for e in r.examples] == ["correct"] * 5, r.details()
+    assert [e.engine_accepted for e in r.examples] == [True, True, True, True, False]  # seq 6: specialised to 5
+    assert all(e.nodes_checked >= 10 and not e.node_diffs for e in r.examples[:4])
 
 
 @pytest.mark.parametrize("cls", [nn.LSTM, nn.GRU], ids=["lstm", "gru"])
 def test_recurrent_dynamic_seq_is_refused_by_name(cls):
-    with pytest.raises(ExportError, match=r"torch.export.export refused the model.*seq"):
+    # PyTorch's own refusal (the decomposition specialises the sequence length), its message kept
+    with pytest.raises(ExportError, match=r"(?s)torch.export.export refused the model \(UserError\): "
+                                          r"Constraints violated \(seq\)!.*specialized it to be a constant \(5\)"):
         symshape.export(Recurrent(cls).eval(), (torch.randn(2, 5, 8),),
                         dynamic_shapes={"x": {0: Dim("batch"), 1: Dim("seq")}})
 

@@ -29,5 +29,6 @@ std::span<const OpRuleEntry> einsum_rules();     // einsum_ops.cpp
 std::span<const OpRuleEntry> attention_rules();  // attention_ops.cpp: scaled_dot_product_attention
 std::span<const OpRuleEntry> fused_attention_rules();  // fused_attention_ops.cpp: flash / efficient sdpa kernels
 std::span<const OpRuleEntry> distance_rules();         // distance_ops.cpp: pairwise_distance / cdist
+std::span<const OpRuleEntry> rnn_rules();              // rnn_ops.cpp: lstm.input / gru.input
 
 }  // namespace symshape::mm
