@@ -115,13 +115,20 @@ InputPolicy policy_of(const std::string& name) {
   throw pyb::value_error("policy must be 'spec', 'duck' or 'static', got '" + name + "'");
 }
 
-PropPtr propagate(const GraphPtr& g, const pyb::object& sizes, int example, const std::string& policy) {
+PropPtr propagate(const GraphPtr& g, const pyb::object& sizes, int example, const std::string& policy,
+                  const std::string& host) {
+  // the reference process (prop/reference_host.h): FakeTensorMode / torch.compile, or
+  // torch.export's tracing with the backend flags off
+  if (host != "fake" && host != "export")
+    throw pyb::value_error("host must be 'fake' (FakeTensorMode, torch.compile) or 'export' (torch.export), got '" +
+                           host + "'");
   auto p = std::make_shared<PropagationHandle>();
   p->g = g;
   p->sizes = sizes_of(g->graph, sizes, example);
   p->spec.env = std::make_unique<ShapeEnv>();
   p->spec.prop = std::make_unique<Propagator>(g->graph, g->rules);
   p->spec.prop->set_input_policy(policy_of(policy));
+  p->spec.prop->set_reference_host(host == "export" ? kExportTracingHost : kFakeTensorModeHost);
   PropStatus st;
   std::string guard_error;
   {
@@ -328,8 +335,9 @@ void bind_graph(pyb::module_& m) {
                                return out;
                              })
       .def("propagate", &propagate, pyb::arg("sizes") = pyb::none(), pyb::arg("example") = -1,
-           pyb::arg("policy") = "spec",
-           "Propagate with input sizes ({name: [d0, ...]}) or example i's sizes; policy spec|duck|static")
+           pyb::arg("policy") = "spec", pyb::arg("host") = "fake",
+           "Propagate with input sizes ({name: [d0, ...]}) or example i's sizes; policy spec|duck|static; "
+           "host fake (FakeTensorMode, torch.compile: the default) | export (torch.export: mkldnn off)")
       .def("conform",
            [](const GraphPtr& g) {
              GraphResult r;

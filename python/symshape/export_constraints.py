@@ -107,7 +107,8 @@ def engine_constraints(graph, sizes):
         for i, d in enumerate(row):
             if isinstance(d, str) and d in spec["dims"]:
                 ranges[f"{name}.size()[{i}]"] = (spec["dims"][d]["min"], spec["dims"][d]["max"])
-    p = graph.propagate(sizes=sizes)
+    # torch.export traces with the backend flags off: its conv asks no mkldnn question
+    p = graph.propagate(sizes=sizes, host="export")
     guards = []
     for g in list(p.guards) + list(p.runtime_asserts):
         if "stride()" in g or "storage_offset()" in g:
