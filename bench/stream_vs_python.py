@@ -23,27 +23,8 @@ import tempfile
 import time
 
 
-class T:
-    """What a guard line reads of an input: sizes, contiguous strides, offset 0."""
-
-    __slots__ = ("_s", "_st")
-
-    def __init__(self, sizes):
-        self._s = sizes
-        st, acc = [], 1
-        for s in reversed(sizes):
-            st.append(acc)
-            acc *= max(s, 1)
-        self._st = st[::-1]
-
-    def size(self):
-        return self._s
-
-    def stride(self):
-        return self._st
-
-    def storage_offset(self):
-        return 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from python_guard_eval import T  # noqa: E402  (what a guard line reads of an input)
 
 
 def stream(graph, n, seed, lo, hi):

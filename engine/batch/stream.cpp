@@ -28,6 +28,28 @@ std::string recompile_reason(const StreamSpecialization& s) {
 
 namespace {
 
+// A call no specialisation serves and whose trace failed: PyTorch's error at its sizes.
+void record_rejection(StreamResult& res, const Graph& g, const ExampleColumns& ex, size_t e, const PropStatus& st) {
+  res.verdict[e] = kRejected;
+  res.rejections.push_back({e, ex.line_of(e),
+                            st.node.valid() && st.node.index() < g.num_nodes() ? std::string(g.node_name(st.node)) : "",
+                            st.message});
+}
+
+// A new cache entry as eval reports it: traced at example e's sizes, program p.
+StreamSpecialization describe_entry(const Specialization& s, const GuardProgram& p, const ExampleColumns& ex,
+                                    size_t e, const std::vector<std::vector<int64_t>>& sizes) {
+  StreamSpecialization out;
+  out.first_example = e;
+  out.first_line = ex.line_of(e);
+  out.hints = sizes;
+  out.guards = s.guards.text;
+  out.clauses = p.num_clauses();
+  out.instructions = p.num_instructions();
+  out.program = program_listing(p);
+  return out;
+}
+
 // ---- the compile policy: Dynamo's cache, call by call (docs/batch.md § --policy compile) ----
 
 // One input of one entry, as its TENSOR_MATCH guard checks it: the traced rank, then the
@@ -267,25 +289,15 @@ StreamResult run_stream_compile(const Graph& g, const RuleTable& rules, const Ex
     const std::optional<uint32_t> k = var.cache->add(spans, uint32_t(e), st);
     if (!k) {
       res.trace_seconds += seconds_since(t0);
-      res.verdict[e] = kRejected;
-      res.rejections.push_back({e, ex.line_of(e),
-                                st.node.valid() && st.node.index() < g.num_nodes() ? std::string(g.node_name(st.node)) : "",
-                                st.message});
+      record_rejection(res, g, ex, e, st);
       continue;
     }
     const Specialization& s = var.cache->at(*k);
     programs.push_back(compile_guards(vg, s, options.size_nodes));
     res.trace_seconds += seconds_since(t0);
     const GuardProgram& p = programs.back();
-    StreamSpecialization out;
-    out.first_example = e;
-    out.first_line = ex.line_of(e);
-    out.hints = sizes;
-    out.guards = s.guards.text;
-    out.clauses = p.num_clauses();
+    StreamSpecialization out = describe_entry(s, p, ex, e, sizes);
     out.dynamic_dims = std::move(dynamic_dims);
-    out.instructions = p.num_instructions();
-    out.program = program_listing(p);
     // the recompile log: every entry of the list, in list order, with its failure reason
     for (uint32_t j : order) {
       const RankVariant& vj = variants[entries[j].ranks_key];
@@ -429,24 +441,14 @@ StreamResult run_stream(const Graph& g, const RuleTable& rules, const ExampleCol
     const std::optional<uint32_t> k = cache.add(spans, e, st);
     if (!k) {
       res.trace_seconds += seconds_since(t0);
-      res.verdict[e] = kRejected;
-      res.rejections.push_back({e, ex.line_of(e),
-                                st.node.valid() && st.node.index() < g.num_nodes() ? std::string(g.node_name(st.node)) : "",
-                                st.message});
+      record_rejection(res, g, ex, e, st);
       continue;
     }
     const Specialization& s = cache.at(*k);
     programs.push_back(compile_guards(g, s, options.size_nodes));
     res.trace_seconds += seconds_since(t0);
     const GuardProgram& p = programs.back();
-    StreamSpecialization out;
-    out.first_example = e;
-    out.first_line = ex.line_of(e);
-    out.hints = sizes;
-    out.guards = s.guards.text;
-    out.clauses = p.num_clauses();
-    out.instructions = p.num_instructions();
-    out.program = program_listing(p);
+    StreamSpecialization out = describe_entry(s, p, ex, e, sizes);
     for (size_t j = programs.size() - 1; j-- > 0;) {  // newest first
       const std::optional<int32_t> c = clause_at(evaluated[j], e);
       if (!c) continue;

@@ -170,15 +170,7 @@ void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const
   const auto ws = ctx.vals.sizes(w);
   const size_t r = ws.size();
   if (ctx.guard(ar.eq(is[0], ar.zero())) || ctx.guard(ar.eq(is[1], ar.zero()))) return;  // Empty backend
-  // "Only zero batch or zero channel inputs ...": `numel == 0`, statically false when every
-  // size's range is positive, as maybe_evaluate_static would find from the product's range;
-  // checking the factors first saves building the product at every conv.
-  bool positive = true;
-  for (ExprId s : is) {
-    const ExtNum lo = ctx.env.bound(s).lo;
-    positive = positive && lo.kind == ExtNum::Kind::Int && lo.i >= 1;
-  }
-  if (!positive && ctx.guard(ar.eq(numel(ctx, is), ar.zero()))) return;
+  if (ctx.guard(ar.eq(numel(ctx, is), ar.zero()))) return;  // "Only zero batch or zero channel inputs ..."
   if (!ctx.host.mkldnn_enabled || ctx.vals.dtype(in) != DType::Float32) return;
   if (transposed)
     for (size_t i = 0; i < stride.size(); ++i)
