@@ -100,7 +100,8 @@ bool monomial_divides(ExprArena& a, ExprId e, ExprId q) {
       }
       for (int64_t k = 0; k < times; ++k) {
         if (!term_has_factor(a, left, base)) return false;
-        left = divide_factor(a, left, base);
+        // only a repeated factor needs the quotient (the common single factor builds nothing)
+        if (k + 1 < times || factors(a, rest).size() > 1) left = divide_factor(a, left, base);
       }
     }
   }
