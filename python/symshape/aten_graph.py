@@ -38,7 +38,9 @@ class _Converter:
         pos = [self.arg(v) for v in filled[0]]
         kw = {k: self.arg(v) for k, v in filled[1].items()}
         packet = t.overloadpacket.__name__
-        return self.w.call(f"aten.{packet}.{t._overloadname}", pos, kw, base=packet)
+        # the op's own namespace (a library's custom op stays `transformers.grouped_mm_fallback`,
+        # named as unsupported, never mistaken for an ATen op)
+        return self.w.call(f"{t.namespace}.{packet}.{t._overloadname}", pos, kw, base=packet)
 
     def output(self, node):
         self.w.output(self.arg(node.args[0]))

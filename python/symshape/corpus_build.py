@@ -27,7 +27,6 @@ import signal
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 STAGES = ("budget", "build", "run", "export", "convert", "golden", "verify")
 
@@ -160,7 +159,7 @@ def build_one(lib, model, out, seed=0, max_params=40_000_000):
         targets = sorted({n["target"] for n in doc["nodes"] if n["op"] == "call_function"})
         rec["nodes"] = len(doc["nodes"])
         rec["spec"] = doc.get("dynamic_shapes")
-        rec["unsupported_ops"] = [t for t in targets if t.startswith("aten.") and t not in supported]
+        rec["unsupported_ops"] = [t for t in targets if t not in supported]
         from .golden import record_examples
         try:
             doc["examples"] = record_examples(doc, examples, w.attr_tensors)
@@ -247,26 +246,126 @@ def model_list(libraries, limit, seed):
     return [(lib, n) for _, lib, n in sorted(out)]
 
 
-def _run_worker(args, lib, model):
-    name = graph_name(lib, model)
-    rec_path = os.path.join(args.out, "models", name + ".json")
-    cmd = [sys.executable, "-m", "symshape.corpus_build", "--worker", lib, model, args.out, str(args.seed),
-           str(args.max_params)]
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-                         env=dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", HF_HUB_OFFLINE="1",
-                                  TRANSFORMERS_OFFLINE="1"))
+_WORKER_ENV = {"PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1",
+               "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+_LIBRARY_MODULES = {"timm": "timm", "transformers": "transformers", "torchvision": "torchvision.models",
+                    "torch_geometric": "torch_geometric.nn"}
+
+
+def prewarm(libraries):
+    """Import torch, the libraries and symshape's exporter once in the driver, so that each
+    forked worker starts with them loaded: the ~4 s interpreter + torch import and the
+    libraries' first imports are paid once per run, not once per model. Nothing runs a
+    tensor op here (the driver stays free of thread pools, so forking it is safe)."""
+    import importlib
+    for k, v in _WORKER_ENV.items():
+        if k != "PYTHONHASHSEED":
+            os.environ.setdefault(k, v)
+    import torch
+    torch.set_num_threads(1)
+    import torch.export  # noqa: F401 - dynamo, sympy and the export machinery
+    import torch._dynamo  # noqa: F401
+    from . import corpus_models
+    for lib in libraries:
+        importlib.import_module(_LIBRARY_MODULES[lib])
+        corpus_models.NAMES[lib]()  # the name lists (transformers': every model class imported, memoised)
+    from . import aten_graph, golden, torch_export, verification  # noqa: F401
     try:
-        _, err = p.communicate(timeout=args.timeout)
-        if not os.path.exists(rec_path):
-            tail = err.decode(errors="replace").strip().splitlines()[-5:]
-            _crash(args.out, lib, model, "crash",
-                   f"worker exited with status {p.returncode}: " + " | ".join(tail))
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
-        _crash(args.out, lib, model, "timeout", f"no result within {args.timeout} s")
-    return time.monotonic() - t0
+        from . import _symshape  # noqa: F401
+    except ImportError:
+        pass
+
+
+class _Forked:
+    """A worker forked from the (prewarmed) driver: its own session, so a timeout kills
+    everything it started; stdout discarded, stderr to `err_path`."""
+
+    def __init__(self, argv, err_path):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: never returns
+            code = 1
+            try:
+                os.setsid()
+                fd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                os.dup2(fd, 2)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+                sys.stdout = open(1, "w", closefd=False)
+                sys.stderr = open(2, "w", buffering=1, closefd=False)
+                _worker(argv)
+                code = 0
+            except BaseException:  # noqa: BLE001 - reported through the missing record + stderr
+                import traceback
+                traceback.print_exc()
+            finally:
+                try:
+                    sys.stderr.flush()
+                finally:
+                    os._exit(code)
+        self.returncode = None
+
+    def poll(self):
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
+class _Spawned:
+    """A worker in a fresh interpreter (`--spawn`): slower (torch imported per model), but
+    nothing is shared with the driver."""
+
+    def __init__(self, argv, err_path):
+        with open(err_path, "wb") as err:
+            self.p = subprocess.Popen([sys.executable, "-m", "symshape.corpus_build", "--worker", *argv],
+                                      stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                                      env=dict(os.environ, **_WORKER_ENV))
+        self.pid = self.p.pid
+
+    def poll(self):
+        return self.p.poll()
+
+
+def run_workers(args, todo, on_done):
+    """Build every (lib, model) of `todo`, `args.jobs` at a time, each in its own process
+    (forked from this prewarmed driver, or spawned with --spawn) under `args.timeout`
+    seconds; a worker that times out is killed with its process group, one that dies
+    without a record is recorded as a crash. `on_done(k, lib, model, seconds)` after each."""
+    work = os.path.join(args.out, "work")
+    os.makedirs(work, exist_ok=True)
+    start = _Spawned if args.spawn else _Forked
+    pending, running = list(enumerate(todo)), {}
+    pending.reverse()
+    while pending or running:
+        while pending and len(running) < max(1, args.jobs):
+            k, (lib, model) = pending.pop()
+            name = graph_name(lib, model)
+            err_path = os.path.join(work, name + ".err")
+            argv = [lib, model, args.out, str(args.seed), str(args.max_params)]
+            running[k] = (lib, model, start(argv, err_path), time.monotonic(), err_path)
+        time.sleep(0.02)
+        for k, (lib, model, w, t0, err_path) in list(running.items()):
+            if w.poll() is None:
+                if time.monotonic() - t0 <= args.timeout:
+                    continue
+                try:
+                    os.killpg(w.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                while w.poll() is None:
+                    time.sleep(0.01)
+                _crash(args.out, lib, model, "timeout", f"no result within {args.timeout:g} s")
+            elif not os.path.exists(os.path.join(args.out, "models", graph_name(lib, model) + ".json")):
+                with open(err_path, errors="replace") as f:
+                    tail = f.read().strip().splitlines()[-5:]
+                _crash(args.out, lib, model, "crash",
+                       f"worker exited with status {w.poll()}: " + " | ".join(clean_error(x) for x in tail))
+            del running[k]
+            os.remove(err_path)
+            on_done(k, lib, model, time.monotonic() - t0)
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def _crash(out, lib, model, stage, error):
@@ -319,7 +418,6 @@ def summarise(out):
             with open(gpath) as fh:
                 doc = json.load(fh)
             r["unsupported_ops_now"] = sorted({n["target"] for n in doc["nodes"] if n["op"] == "call_function"
-                                               and n["target"].startswith("aten.")
                                                and n["target"] not in supported})
         for op in r.get("unsupported_ops_now", r.get("unsupported_ops", [])) if r["status"] != "failed" else []:
             ops.setdefault(op, []).append(r["graph"])
@@ -422,7 +520,9 @@ def main(argv=None):
     ap.add_argument("--limit", type=int, default=None, help="a seeded sample of N models per library")
     ap.add_argument("--shard", default="0/1", help="i/n: every n-th model from the i-th (0-based)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--jobs", type=int, default=1, help="models built at once (one subprocess each)")
+    ap.add_argument("--jobs", type=int, default=1, help="models built at once (one process each)")
+    ap.add_argument("--spawn", action="store_true", help="each model in a fresh interpreter instead of a "
+                    "process forked from the prewarmed driver (slower: torch is imported per model)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per model")
     ap.add_argument("--max-params", type=int, default=40_000_000,
                     help="models with more parameters (counted on the meta device) are listed as failures "
@@ -450,19 +550,21 @@ def main(argv=None):
     print(f"corpus_build: {len(todo)} models (shard {i}/{n}, seed {args.seed}) -> {args.out}", flush=True)
     start = time.monotonic()
 
-    def one(k_lm):
-        k, (lib, model) = k_lm
-        name = graph_name(lib, model)
-        rec_path = os.path.join(args.out, "models", name + ".json")
+    fresh = []
+    for k, (lib, model) in enumerate(todo):
+        rec_path = os.path.join(args.out, "models", graph_name(lib, model) + ".json")
         if os.path.exists(rec_path):
             with open(rec_path) as f:
                 old = json.load(f)
             if not (args.retry_failed and old["status"] == "failed"):
                 print(f"[{k + 1}/{len(todo)}] {lib} {model}: {old['status']} (kept)", flush=True)
-                return
+                continue
             os.remove(rec_path)
-        secs = _run_worker(args, lib, model)
-        with open(rec_path) as f:
+        fresh.append((lib, model))
+    index = {lm: k for k, lm in enumerate(todo)}
+
+    def done(_, lib, model, secs):
+        with open(os.path.join(args.out, "models", graph_name(lib, model) + ".json")) as f:
             rec = json.load(f)
         what = rec["status"]
         if what == "failed":
@@ -471,11 +573,15 @@ def main(argv=None):
             what += f" ({', '.join(rec['unsupported_ops'][:4])})"
         elif "verify" in rec:
             what += f" {rec['verify']['counts']}"
-        print(f"[{k + 1}/{len(todo)}] {lib} {model}: {what} nodes={rec.get('nodes', '-')} ({secs:.1f}s)",
-              flush=True)
+        print(f"[{index[(lib, model)] + 1}/{len(todo)}] {lib} {model}: {what} nodes={rec.get('nodes', '-')} "
+              f"({secs:.1f}s)", flush=True)
 
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        list(pool.map(one, enumerate(todo)))
+    if fresh:
+        if not args.spawn:
+            t = time.monotonic()
+            prewarm(sorted({lib for lib, _ in fresh}))
+            print(f"corpus_build: libraries imported in {time.monotonic() - t:.1f}s", flush=True)
+        run_workers(args, fresh, done)
     recs, fails, by_lib, ops = summarise(args.out)
     print(f"corpus_build: done in {time.monotonic() - start:.0f}s", flush=True)
     for lib, d in sorted(by_lib.items()):
@@ -497,4 +603,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    if os.environ.get("PYTHONHASHSEED") != "0":  # forked workers inherit the driver's str hashes
+        os.execve(sys.executable, [sys.executable, "-m", "symshape.corpus_build", *sys.argv[1:]],
+                  dict(os.environ, PYTHONHASHSEED="0"))
     sys.exit(main())

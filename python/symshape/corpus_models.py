@@ -6,6 +6,7 @@ rejects) and the dynamic_shapes specs to try in order (named Dims first, Dim.AUT
 Every module returned takes tensors positionally under fixed names and returns a tuple of
 tensors (ModelOutputs, dicts and lists flattened, None and caches dropped), so that
 torch.export's dynamic_shapes keys and fx-graph-json's inputs are the same names."""
+import functools
 from dataclasses import dataclass, field
 
 import torch
@@ -234,16 +235,42 @@ def _tf_maps():
     return configuration_auto.CONFIG_MAPPING_NAMES, modeling_auto.MODEL_MAPPING_NAMES
 
 
-def transformers_names():
+# Task heads that take the inputs the builder makes (token ids, images, waveforms): each head
+# class is an architecture of its own (the `architectures` of a transformers config).
+_TF_HEADS = ("CAUSAL_LM", "MASKED_LM", "SEQUENCE_CLASSIFICATION", "TOKEN_CLASSIFICATION", "QUESTION_ANSWERING",
+             "SEQ_TO_SEQ_CAUSAL_LM", "NEXT_SENTENCE_PREDICTION", "PRETRAINING", "IMAGE_CLASSIFICATION",
+             "SEMANTIC_SEGMENTATION", "DEPTH_ESTIMATION", "MASKED_IMAGE_MODELING", "AUDIO_CLASSIFICATION",
+             "AUDIO_FRAME_CLASSIFICATION", "CTC", "AUDIO_XVECTOR")
+
+
+@functools.cache
+def _tf_classes():
+    """{architecture: (model_type, class name)}: every base model under its model_type (lower
+    case), every task head of _TF_HEADS under its class name, when transformers has the class
+    and the config."""
     import transformers
+    from transformers.models.auto import modeling_auto
     cfgs, models = _tf_maps()
-    out = []
-    for t in sorted(models):
-        cls = models[t]
+    out = {}
+
+    def add(key, t, cls):
         cls = cls[0] if isinstance(cls, (list, tuple)) else cls
         if t in cfgs and hasattr(transformers, cls) and hasattr(transformers, cfgs[t]):
-            out.append(t)
+            out.setdefault(key, (t, cls))
+
+    for t in sorted(models):
+        add(t, t, models[t])
+    base = {v for v in out.values()}
+    for head in _TF_HEADS:
+        for t, cls in sorted(getattr(modeling_auto, f"MODEL_FOR_{head}_MAPPING_NAMES").items()):
+            cls = cls[0] if isinstance(cls, (list, tuple)) else cls
+            if (t, cls) not in base:
+                add(cls, t, cls)
     return out
+
+
+def transformers_names():
+    return sorted(_tf_classes())
 
 
 def _text_examples(max_pos, vocab=99):
@@ -260,11 +287,10 @@ def transformers_case(name):
     import inspect
 
     import transformers
-    cfgs, models = _tf_maps()
-    cls_name = models[name]
-    cls_name = cls_name[0] if isinstance(cls_name, (list, tuple)) else cls_name
+    cfgs, _ = _tf_maps()
+    model_type, cls_name = _tf_classes()[name]
     model_cls = getattr(transformers, cls_name)
-    cfg = _shrink(getattr(transformers, cfgs[name])())
+    cfg = _shrink(getattr(transformers, cfgs[model_type])())
     main = getattr(model_cls, "main_input_name", "input_ids")
     params = inspect.signature(model_cls.forward).parameters
     mp = getattr(cfg, "max_position_embeddings", None) or 128

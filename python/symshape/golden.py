@@ -59,8 +59,8 @@ def _target(name):
     if name.startswith("builtins."):
         import builtins
         return getattr(builtins, name.split(".", 1)[1])
-    _, op, overload = name.split(".")
-    return getattr(getattr(torch.ops.aten, op), overload)
+    namespace, op, overload = name.split(".")  # aten, or a custom op's library (registered by it)
+    return getattr(getattr(getattr(torch.ops, namespace), op), overload)
 
 
 def run(doc, inputs, attrs):

@@ -49,3 +49,35 @@ def test_one_model_end_to_end_and_resume(tmp_path, capsys):
     for f in ("failures.json", "manifest.json", "graphs/torch_geometric.conv.SAGEConv.graph.json"):
         assert (a / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
     assert os.path.exists(a / "report.md")
+
+
+def test_forked_workers_isolate_hangs_and_crashes(tmp_path, monkeypatch):
+    """Workers are forked from the driver: a model that hangs is killed at --timeout and
+    recorded as `timeout`, one that kills its process is recorded as `crash` with its exit
+    status and stderr, and the models next to them still build."""
+    import time as _time
+
+    from symshape import corpus_models as cm
+    real = cm.CASES["torch_geometric"]
+
+    def case(name):
+        if name == "conv.Hang":
+            _time.sleep(600)
+        if name == "conv.Crash":
+            import sys
+            print("about to crash", file=sys.stderr, flush=True)
+            os._exit(7)
+        return real(name)
+
+    monkeypatch.setitem(cm.CASES, "torch_geometric", case)
+    models = "torch_geometric:conv.Hang,torch_geometric:conv.Crash,torch_geometric:conv.GraphConv"
+    t = _time.monotonic()
+    assert cb.main([str(tmp_path), "--models", models, "--no-pack", "--jobs", "2", "--timeout", "3"]) == 0
+    assert _time.monotonic() - t < 60
+    fails = {f["model"]: f for f in json.loads((tmp_path / "failures.json").read_text())}
+    assert fails["conv.Hang"]["stage"] == "timeout" and "3 s" in fails["conv.Hang"]["error"]
+    assert fails["conv.Crash"]["stage"] == "crash"
+    assert "status 7" in fails["conv.Crash"]["error"] and "about to crash" in fails["conv.Crash"]["error"]
+    rec = json.loads((tmp_path / "models" / "torch_geometric.conv.GraphConv.json").read_text())
+    assert rec["status"] == "verified"
+    assert not (tmp_path / "work").exists()  # the workers' stderr files are cleaned up
