@@ -8,7 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libsimdjson-dev libcli11-dev libfmt-dev
   nlohmann-json3-dev libdivide-dev libssl-dev
   python3-dev pybind11-dev python3-numpy python3-pytest python3-torch python3-torchvision
-  python3-dask python3-distributed
+  python3-dask python3-distributed python3-cryptography
   chromium
 )
 missing=()

@@ -13,12 +13,21 @@ disjoint). Shard tasks are pure functions of their inputs, so Dask recomputes a 
 whose worker died elsewhere; a bad graph fails only its own entry (a load_error result);
 the merged output is written whole or not at all. See docs/distributed.md.
 
+A TLS-secured scheduler (`tls://host:8786`) takes a `distributed.security.Security` with the
+cluster's CA and this client's certificate and key (`security=`; on the command line
+`--tls-ca-file --tls-cert --tls-key`, dask's own option names); files, addresses and
+certificates are checked before the run, and a scheduler that cannot be reached or refuses
+the certificates is an error within `connect_timeout` seconds, not a hang.
+
 `python3 -m symshape.distributed PATH... [--scheduler ADDRESS]` is the command line.
 """
 import argparse
+import asyncio
 import hashlib
 import os
+import re
 import shutil
+import ssl
 import sys
 import tempfile
 import time
@@ -115,6 +124,182 @@ def run_shipped_shard(blobs, threads=1, examples_dir="", no_timing=False):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# ---------------------------------------------------------------------------- TLS and connecting
+
+# The client's TLS settings: Security attribute, command-line option, what it is.
+_TLS_FIELDS = (("tls_ca_file", "--tls-ca-file", "CA file"),
+               ("tls_client_cert", "--tls-cert", "client certificate"),
+               ("tls_client_key", "--tls-key", "client key"))
+
+
+def tls_security(ca_file, cert, key=None):
+    """The `distributed.security.Security` of a client of a TLS scheduler: the CA file that
+    signed the scheduler's and the workers' certificates, this client's certificate and its
+    key (None: the key is in the certificate file). Encryption required. What the command
+    line's --tls-ca-file, --tls-cert, --tls-key give."""
+    from distributed.security import Security
+    return Security(tls_ca_file=os.fspath(ca_file) if ca_file else None,
+                    tls_client_cert=os.fspath(cert) if cert else None,
+                    tls_client_key=os.fspath(key) if key else None, require_encryption=True)
+
+
+def _in_memory(value):
+    return isinstance(value, str) and "\n" in value  # PEM text, as Security.temporary() holds
+
+
+def _label(value):
+    return "(PEM text in memory)" if _in_memory(value) else str(value)
+
+
+def _describe(attr):
+    option, what = next((o, w) for a, o, w in _TLS_FIELDS if a == attr)
+    return f"{what} ({option}, Security.{attr})"
+
+
+def _check_client_tls(security):
+    """The client's CA file, certificate and key: present, readable, parseable, matching.
+    Raises ValueError / FileNotFoundError naming the file and its option, before any
+    connection is tried (dask would say `[Errno 2] No such file or directory` or `PEM lib`)."""
+    for attr, _, _ in _TLS_FIELDS:
+        value = getattr(security, attr)
+        if value is None:
+            if attr != "tls_client_key":  # the key may be inside the certificate file
+                raise ValueError(f"a TLS scheduler needs the {_describe(attr)}")
+            continue
+        if _in_memory(value):
+            continue
+        if not os.path.isfile(value):
+            raise FileNotFoundError(f"{_describe(attr)} {value}: no such file")
+        try:
+            with open(value, "rb") as f:
+                text = f.read()
+        except OSError as e:
+            raise OSError(f"{_describe(attr)} {value}: {e.strerror}") from e
+        if attr != "tls_ca_file" and (b"ENCRYPTED PRIVATE KEY-----" in text or b"Proc-Type: 4,ENCRYPTED" in text):
+            raise ValueError(f"{_describe(attr)} {value}: the private key is encrypted with a passphrase, which "
+                             "dask cannot give it; decrypt it (`openssl pkey -in KEY -out KEY.plain`)")
+    ca = security.tls_ca_file
+    try:
+        ssl.create_default_context(cadata=ca) if _in_memory(ca) else ssl.create_default_context(cafile=ca)
+    except (ssl.SSLError, ValueError) as e:
+        raise ValueError(f"{_describe('tls_ca_file')} {_label(ca)}: not a PEM CA certificate "
+                         f"({getattr(e, 'reason', None) or e})") from e
+    cert, key = security.tls_client_cert, security.tls_client_key
+    if key is None and not _in_memory(cert):
+        with open(cert, "rb") as f:
+            if b"PRIVATE KEY-----" not in f.read():
+                raise ValueError(f"{_describe('tls_client_cert')} {cert} holds no private key: give the "
+                                 f"{_describe('tls_client_key')}")
+    try:
+        security.get_connection_args("client")
+    except (ssl.SSLError, ValueError) as e:
+        raise ValueError(f"{_describe('tls_client_cert')} {_label(security.tls_client_cert)} and "
+                         f"{_describe('tls_client_key')} {_label(key) if key else '(in the certificate file)'}: "
+                         f"not a PEM certificate and its private key ({getattr(e, 'reason', None) or e})") from e
+
+
+def client_address_and_security(address, security=None):
+    """The scheduler address and the Security to connect with, checked: a tls:// address
+    needs the CA file and a client certificate (from `security`, or else from dask's
+    configuration `distributed.comm.tls.*`, as dask's Client reads it); certificates given
+    with a schemeless address make it tls://; certificates with a tcp:// address are an
+    error (they would not be used). Raises ValueError / FileNotFoundError naming the
+    option and file."""
+    address = os.fspath(address)
+    scheme = address.split("://", 1)[0] if "://" in address else None
+    if security is None and scheme == "tls":
+        from distributed.security import Security
+        security = Security()  # dask's configuration, e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE
+        if not (security.tls_ca_file or security.tls_client_cert):
+            raise ValueError(f"the scheduler address {address} is TLS: give the CA file and this client's "
+                             "certificate and key (--tls-ca-file, --tls-cert, --tls-key; from Python "
+                             "security=distributed.security.Security(tls_ca_file=..., tls_client_cert=..., "
+                             "tls_client_key=...) or symshape.distributed.tls_security(ca, cert, key))")
+    if security is None:
+        return address, None
+    if any(getattr(security, a) for a, _, _ in _TLS_FIELDS) or scheme == "tls":
+        if scheme is None:
+            address = "tls://" + address
+        elif scheme != "tls":
+            raise ValueError(f"TLS certificates given, but the scheduler address {address} is not TLS: "
+                             f"use tls://{address.split('://', 1)[1]}")
+        _check_client_tls(security)
+    return address, security
+
+
+def _error_chain(e):
+    chain = []
+    while e is not None and all(e is not x for x in chain):
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    return chain
+
+
+def _connect_error(e, address, security, timeout):
+    """A clear ConnectionError for a failed connection to the scheduler: which side's
+    certificate was refused, by whom, and which option names the file."""
+    chain = _error_chain(e)
+    text = " | ".join(f"{type(x).__name__}: {x}" for x in chain)
+    # the innermost OpenSSL reason ("[SSL: TLSV1_ALERT_UNKNOWN_CA] tlsv1 alert unknown ca"), also
+    # when dask wrapped it into a CommClosedError's text
+    found = re.search(r"\[SSL: [A-Z0-9_]+\][^|()]*", text)
+    ssl_text = found.group(0).strip() if found else next((str(x) for x in chain if isinstance(x, ssl.SSLError)), "")
+    tls = security is not None and address.startswith("tls://")
+    if tls and ("CERTIFICATE_VERIFY_FAILED" in text or "certificate does not match" in text):
+        why = (f"the scheduler's certificate is not signed by the CA in {_label(security.tls_ca_file)} "
+               f"(--tls-ca-file, Security.tls_ca_file): {ssl_text or chain[-1]}")
+    elif tls and any(a in text for a in ("UNKNOWN_CA", "BAD_CERTIFICATE", "CERTIFICATE_REQUIRED",
+                                          "CERTIFICATE_UNKNOWN", "DECRYPT_ERROR")):
+        why = (f"the scheduler refused this client's certificate {_label(security.tls_client_cert)} "
+               f"(--tls-cert, Security.tls_client_cert): it is not signed by a CA the scheduler trusts "
+               f"({ssl_text or chain[-1]})")
+    elif tls and ssl_text:
+        why = f"TLS handshake failed: {ssl_text} (is the scheduler started with --tls-* options?)"
+    elif any(isinstance(x, ConnectionRefusedError) for x in chain):
+        why = "connection refused: nothing listens there (check the host, the port and the firewall)"
+    elif "Timed out" in text or any(isinstance(x, (TimeoutError, asyncio.TimeoutError)) for x in chain):
+        why = (f"no answer within {timeout:g} s (the --connect-timeout): is the scheduler running and its port "
+               "open in the firewall?")
+        if not address.startswith("tls://"):
+            why += " A scheduler started with --tls-* options answers only tls:// addresses"
+        else:
+            why += " A scheduler started without --tls-* options answers only tcp:// addresses"
+    else:
+        why = f"{type(e).__name__}: {e}"
+    return ConnectionError(f"cannot connect to the Dask scheduler at {address}: {why}")
+
+
+def connect(address, security=None, connect_timeout=30.0):
+    """A `distributed.Client` of the scheduler at `address` (checked by
+    `client_address_and_security`), connected within `connect_timeout` seconds or a
+    ConnectionError saying why (refused certificate and which file, unreachable port,
+    wrong scheme)."""
+    from distributed import Client
+    address, security = client_address_and_security(address, security)
+    try:
+        return Client(address, security=security, timeout=connect_timeout)
+    except (OSError, TypeError) as e:
+        raise _connect_error(e, address, security, connect_timeout) from e
+
+
+def _wait_for_a_worker(client, timeout):
+    """At least one worker, within `timeout` seconds: a scheduler whose workers could not
+    join (certificates from another CA, a firewall) would otherwise take the tasks and wait
+    forever."""
+    if client.scheduler_info().get("workers"):
+        return
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, asyncio.TimeoutError) as e:
+        address = client.scheduler.address
+        how = (f"`dask worker {address} --tls-ca-file CA --tls-cert CERT --tls-key KEY`, with a certificate signed "
+               "by the CA the scheduler trusts (for a worker it refuses, the scheduler logs `TLS handshake failed "
+               "with remote ...` and the worker keeps `Waiting to connect`)"
+               if address.startswith("tls://") else f"`dask worker {address}`")
+        raise ConnectionError(f"no worker joined the scheduler at {address} within {timeout:g} s: start workers "
+                              f"with {how}") from e
+
+
 # ---------------------------------------------------------------------------- client side
 
 @dataclass
@@ -166,12 +351,22 @@ def _write_atomically(path, data):
 
 
 def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None, threads=1, no_timing=False,
-               progress=True, ship=False, shard_dir=None, merge=True, n_workers=None, retries=2):
+               progress=True, ship=False, shard_dir=None, merge=True, n_workers=None, retries=2, security=None,
+               connect_timeout=30.0):
     """Run the corpus engine over `paths` on a Dask cluster and merge the shards.
 
-    client: a `distributed.Client`, a scheduler address ("tcp://host:8786"), or None for a
-      local cluster on this machine (one single-threaded worker process per core, on
-      127.0.0.1, closed afterwards; `n_workers` overrides the count).
+    client: a `distributed.Client` (used as is: it carries its own security), a scheduler
+      address ("tcp://host:8786", "tls://host:8786"), or None for a local cluster on this
+      machine (one single-threaded worker process per core, on 127.0.0.1, closed afterwards;
+      `n_workers` overrides the count).
+    security: with a scheduler address, a `distributed.security.Security` holding the
+      cluster's CA file and this client's certificate and key (`tls_security(ca, cert, key)`
+      makes one); needed by a tls:// address unless dask's configuration gives them. The
+      files are checked first (a missing or unreadable file, a key that does not match its
+      certificate: an error naming it).
+    connect_timeout: seconds to connect to the scheduler (a refused certificate, a closed
+      port, a tls:// / tcp:// mismatch: ConnectionError saying which) and then for at least
+      one worker to be there.
     shard_size: graph files per task (a corpus.fb file is one task).
     out: merged results file (`.json`: JSON, otherwise results.fb), written atomically.
     examples_dir: as `symshape corpus --examples-dir`; a path the workers can read.
@@ -193,6 +388,9 @@ def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None
 
     if not merge and (not shard_dir or out):
         raise ValueError("merge=False keeps results only as shard files: give shard_dir, not out")
+    if security is not None and not isinstance(client, (str, os.PathLike)):
+        raise ValueError("security= applies to a scheduler address: a Client passed in is used as is (give it "
+                         "security= when making it), and the local cluster (client=None) listens on 127.0.0.1 only")
     start = time.monotonic()
     shards = plan_shards(paths, shard_size)
     options = (threads, os.fspath(examples_dir) if examples_dir else "", bool(no_timing))
@@ -208,10 +406,10 @@ def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None
             client = Client(cluster)
             closers.append(client)
             client.wait_for_workers(len(cluster.workers))
-        elif isinstance(client, str):
-            from distributed import Client
-            client = Client(client)
+        elif isinstance(client, (str, os.PathLike)):
+            client = connect(client, security, connect_timeout)
             closers.append(client)
+        _wait_for_a_worker(client, connect_timeout)
         workers = len(client.scheduler_info().get("workers", {}))
         started = time.monotonic()  # the cluster is up: what follows is the run itself
         results, totals = _run_shards(client, shards, options, progress, ship, shard_dir, retries, merge)
@@ -305,7 +503,15 @@ def main(argv=None):
         prog="python3 -m symshape.distributed",
         description="`symshape corpus` sharded over a Dask cluster; merged results written atomically")
     ap.add_argument("paths", nargs="+", help="graph files (.graph.json, .graph.fb), .corpus.fb files or folders")
-    ap.add_argument("--scheduler", help="Dask scheduler address (tcp://HOST:8786); default: a local cluster")
+    ap.add_argument("--scheduler", help="Dask scheduler address (tcp://HOST:8786, tls://HOST:8786); "
+                    "default: a local cluster")
+    ap.add_argument("--tls-ca-file", metavar="FILE", help="TLS scheduler: the CA certificate (PEM) that signed the "
+                    "scheduler's and workers' certificates")
+    ap.add_argument("--tls-cert", metavar="FILE", help="TLS scheduler: this client's certificate (PEM)")
+    ap.add_argument("--tls-key", metavar="FILE", help="TLS scheduler: this client's private key (PEM; default: "
+                    "inside --tls-cert)")
+    ap.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                    help="to reach the scheduler and see a worker (default 30)")
     ap.add_argument("--workers", type=int, help="local cluster: worker processes (default: one per core)")
     ap.add_argument("--shard-size", type=int, default=64, help="graph files per task (a corpus.fb is one task)")
     ap.add_argument("--out", help="merged results: *.json, otherwise results.fb")
@@ -316,11 +522,21 @@ def main(argv=None):
     ap.add_argument("--shard-dir", help="keep per-shard results here; reused by a rerun with the same inputs")
     ap.add_argument("--no-merge", action="store_true", help="results only as the --shard-dir files (huge corpora)")
     args = ap.parse_args(argv)
+    security = None
+    if args.tls_ca_file or args.tls_cert or args.tls_key:
+        if not args.scheduler:
+            ap.error("--tls-ca-file / --tls-cert / --tls-key need --scheduler tls://HOST:PORT "
+                     "(the local cluster listens on 127.0.0.1 only)")
+        for option, value in (("--tls-ca-file", args.tls_ca_file), ("--tls-cert", args.tls_cert)):
+            if not value:
+                ap.error(f"a TLS scheduler needs {option} too (--tls-ca-file, --tls-cert, --tls-key)")
+        security = tls_security(args.tls_ca_file, args.tls_cert, args.tls_key)
     try:
         result = run_corpus(args.paths, client=args.scheduler, shard_size=args.shard_size, out=args.out,
                             examples_dir=args.examples_dir, threads=args.threads, no_timing=args.no_timing,
                             progress=sys.stderr.isatty(), ship=args.ship, shard_dir=args.shard_dir,
-                            merge=not args.no_merge, n_workers=args.workers)
+                            merge=not args.no_merge, n_workers=args.workers, security=security,
+                            connect_timeout=args.connect_timeout)
     except (OSError, ValueError, RuntimeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
