@@ -191,30 +191,75 @@ def build_one(lib, model, out, seed=0, max_params=40_000_000):
 
 
 def _verify(model, examples, doc, text):
-    """symshape.verify's checks on the written graph: conform (engine vs goldens) and every
-    node's shape/stride/dtype at each example PyTorch and the engine both accept."""
+    """symshape.verify's checks on the written graph: conform (engine vs goldens), every
+    node's shape/stride/dtype at each example PyTorch and the engine both accept, and the
+    exported program's outputs against the model's."""
+    from .verification import _eager_matches
+    eager_diffs = [i for i, (ex, gold) in enumerate(zip(examples, doc["examples"]))
+                   if gold["ok"] and not _eager_matches(model, ex, gold["output"])]
+    return check_graph(doc, text, eager_diffs)
+
+
+def check_graph(doc, text, eager_diffs=()):
+    """The engine against a graph's goldens: conform, then every node at every example both
+    accept. `eager_diffs`: examples whose exported outputs differ from the model's (found
+    when the model was at hand, kept by --recheck)."""
     from ._symshape import Graph
-    from .verification import _eager_matches, _same
+    from .verification import _same, bind_unbacked
     graph = Graph.from_bytes(text.encode(), doc["name"])
     conf = graph.conform()
     outcomes, diffs, checked = [], [], 0
-    for ex, gold, res in zip(examples, doc["examples"], conf["examples"]):
+    for i, (gold, res) in enumerate(zip(doc["examples"], conf["examples"])):
         outcome = res["outcome"]
-        if gold["ok"] and not _eager_matches(model, ex, gold["output"]):
+        if i in eager_diffs:
             outcome = "mismatch"
             diffs.append("exported outputs differ from the model's")
         if gold["ok"] and res["accepted"]:
             concrete = {n["name"]: n["value"] for n in graph.propagate(sizes=gold["inputs"]).concrete_nodes()}
             for node, value in gold["values"].items():
                 checked += 1
-                if not _same(concrete.get(node), value):
+                if not _same(bind_unbacked(concrete.get(node), value), value):
                     diffs.append(f"{gold['inputs']}: node {node}")
                     outcome = "mismatch" if outcome == "correct" else outcome
         outcomes.append(outcome)
     counts = {k: outcomes.count(k) for k in sorted(set(outcomes))}
     bad = sum(v for k, v in counts.items() if k in ("mismatch", "rejected", "unsound"))
     return {"outcomes": outcomes, "counts": counts, "nodes_checked": checked, "node_diffs": diffs[:20],
-            "specializations": conf["specializations"], "ok": bad == 0 and not conf["unsupported"]}
+            "eager_diffs": list(eager_diffs), "specializations": conf["specializations"],
+            "ok": bad == 0 and not conf["unsupported"]}
+
+
+def recheck(out, on_done=print):
+    """Re-run the engine's checks (check_graph) on every graph of OUT/graphs against the
+    engine of this process, without the models: after an engine change, the records'
+    status and verify counts say where the corpus stands now, in seconds."""
+    from ._symshape import supported_targets
+    supported = set(supported_targets())
+    changed = 0
+    for f in sorted(os.listdir(os.path.join(out, "models"))):
+        path = os.path.join(out, "models", f)
+        with open(path) as fh:
+            rec = json.load(fh)
+        gpath = os.path.join(out, "graphs", rec["graph"] + ".graph.json")
+        if rec["status"] == "failed" or not os.path.exists(gpath):
+            continue
+        with open(gpath) as fh:
+            text = fh.read()
+        doc = json.loads(text)
+        targets = {n["target"] for n in doc["nodes"] if n["op"] == "call_function"}
+        rec["unsupported_ops"] = sorted(t for t in targets if t not in supported)
+        before = rec["status"]
+        if rec["unsupported_ops"]:
+            rec["status"] = "unsupported"
+            rec.pop("verify", None)
+        else:
+            rec["verify"] = check_graph(doc, text, rec.get("verify", {}).get("eager_diffs", ()))
+            rec["status"] = "verified" if rec["verify"]["ok"] else "mismatch"
+        if rec["status"] != before:
+            changed += 1
+            on_done(f"{rec['library']} {rec['model']}: {before} -> {rec['status']}")
+        _write(path, json.dumps(rec, indent=1, sort_keys=True) + "\n")
+    return changed
 
 
 def _worker(argv):
@@ -530,6 +575,8 @@ def main(argv=None):
     ap.add_argument("--models", default=None, help="lib:name,... instead of the library lists")
     ap.add_argument("--retry-failed", action="store_true", help="rebuild models whose record says failed")
     ap.add_argument("--no-pack", action="store_true")
+    ap.add_argument("--recheck", action="store_true", help="re-run the engine's checks on every graph of "
+                    "OUT_DIR against the goldens (no model is built), update the records, then --report-only")
     ap.add_argument("--report-only", action="store_true", help="only (re)write failures.json, manifest.json, "
                     "corpus.fb and report.md from what OUT_DIR holds")
     ap.add_argument("--cli", default=None, help="the symshape CLI (default: SYMSHAPE_CLI, the build tree, PATH)")
@@ -540,6 +587,9 @@ def main(argv=None):
             ap.error(f"unknown library {lib!r} (one of {', '.join(LIBRARIES)})")
     i, n = (int(x) for x in args.shard.split("/"))
     os.makedirs(args.out, exist_ok=True)
+    if args.recheck:
+        print(f"corpus_build: recheck: {recheck(args.out)} records changed status", flush=True)
+        args.report_only = True
     if args.report_only:
         todo = []
     elif args.models:

@@ -351,11 +351,6 @@ XFAIL = {
     "opt": "OPT derives positions from the attention mask (cumsum), so torch.export ties the mask length to "
            "past + q: the program's input size s_past + s_q is a sum of two dims, which fx-graph-json v1 "
            "specs cannot hold (symshape.export refuses it by name: 'not a Dim or a derived Dim of one')",
-    "gcn_self_loops": "GCNConv's default add_remaining_self_loops drops self loops with a boolean mask "
-                      "(edge_index[:, row != col]): a data-dependent edge count u0. The graph now exports "
-                      "(aten._assert_scalar 'u0 >= 0' is a deferred runtime assert) and propagates, but "
-                      "symshape.verify cannot evaluate the engine's sizes in u0 at the example (every node "
-                      "after the mask index compares as None against PyTorch's 28 / 38)",
 }
 
 
