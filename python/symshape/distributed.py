@@ -412,7 +412,17 @@ def run_corpus(paths, client=None, shard_size=64, out=None, *, examples_dir=None
         _wait_for_a_worker(client, connect_timeout)
         workers = len(client.scheduler_info().get("workers", {}))
         started = time.monotonic()  # the cluster is up: what follows is the run itself
-        results, totals = _run_shards(client, shards, options, progress, ship, shard_dir, retries, merge)
+        try:
+            results, totals = _run_shards(client, shards, options, progress, ship, shard_dir, retries, merge)
+        except (Exception, asyncio.CancelledError) as e:
+            if client.status not in ("connecting", "closing", "closed"):
+                raise
+            # the scheduler went away mid-run (its workers end with it): say so, and how to resume
+            resume = (f"the shards that finished are kept in {shard_dir}: rerun the same command once the "
+                      "scheduler and workers are back, and only the rest runs" if shard_dir else
+                      "with shard_dir (--shard-dir) a rerun runs only the shards that had not finished")
+            raise ConnectionError(f"lost the Dask scheduler at {client.scheduler.address} during the run "
+                                  f"({type(e).__name__}: {e}); {resume}") from e
     finally:
         for c in reversed(closers):
             c.close()

@@ -4,6 +4,7 @@ subprocesses started with dask's --tls-* options (as docs/distributed.md tells a
 cluster to), a sharded run through them equal to `symshape corpus`, and misconfigured
 clients (no certificates, a missing file, another CA, a refused certificate, the wrong
 scheme, no worker) failing with an error naming the file or option within a bounded time."""
+import contextlib
 import datetime
 import ipaddress
 import json
@@ -108,11 +109,11 @@ def _stop(proc):
             proc.wait()
 
 
-@pytest.fixture(scope="module")
-def tls_cluster(pki, tmp_path_factory):
-    """`dask scheduler` (tls://127.0.0.1, random port) and `dask worker` (2 single-threaded
-    processes under a nanny) with dask's --tls-* options, each run by this interpreter."""
-    d = tmp_path_factory.mktemp("cluster")
+@contextlib.contextmanager
+def _tls_cluster(pki, d, nworkers=2):
+    """`dask scheduler` (tls://127.0.0.1, random port) and `dask worker` (`nworkers`
+    single-threaded processes under a nanny) with dask's --tls-* options, each run by this
+    interpreter in its own session; yields (address, scheduler process, a connected Client)."""
     dask = [sys.executable, "-m", "dask"]
     sched_file = d / "scheduler.json"
     procs, logs = [], []
@@ -143,20 +144,26 @@ def tls_cluster(pki, tmp_path_factory):
         address = json.loads(sched_file.read_text())["address"]
         assert address.startswith("tls://127.0.0.1:")
         start("worker", ["worker", address, "--tls-ca-file", pki["ca"], "--tls-cert", pki["worker"][0],
-                         "--tls-key", pki["worker"][1], "--nworkers", "2", "--nthreads", "1", "--host", "127.0.0.1",
-                         "--no-dashboard", "--local-directory", str(d)])
-        security = symdist.tls_security(pki["ca"], *pki["client"])
-        with distributed.Client(address, security=security, timeout=30) as client:
+                         "--tls-key", pki["worker"][1], "--nworkers", str(nworkers), "--nthreads", "1",
+                         "--host", "127.0.0.1", "--no-dashboard", "--local-directory", str(d)])
+        with distributed.Client(address, security=symdist.tls_security(pki["ca"], *pki["client"]),
+                                timeout=30) as client:
             try:
-                client.wait_for_workers(2, timeout=60)
+                client.wait_for_workers(nworkers, timeout=60)
             except (TimeoutError, distributed.TimeoutError):
                 fail("the TLS workers did not join")
-            yield {"address": address, "security": security, "client": client}
+            yield address, sched, client
     finally:
         for p in reversed(procs):
             _stop(p)
         for log in logs:
             log.close()
+
+
+@pytest.fixture(scope="module")
+def tls_cluster(pki, tmp_path_factory):
+    with _tls_cluster(pki, tmp_path_factory.mktemp("cluster")) as (address, _, client):
+        yield {"address": address, "security": symdist.tls_security(pki["ca"], *pki["client"]), "client": client}
 
 
 @pytest.fixture(scope="module")
@@ -282,3 +289,25 @@ def test_a_tls_scheduler_without_workers_is_an_error_not_a_hang(pki):
                          r"`dask worker tls://.* --tls-ca-file CA", ConnectionError, cluster.scheduler_address,
                          symdist.tls_security(pki["ca"], *pki["client"]), timeout=1.5)
         assert seconds >= 1.5
+
+
+def test_a_lost_scheduler_is_an_error_that_says_how_to_resume(samples, pki, tmp_path):
+    """The scheduler SIGKILLed after the first shard came back: the run fails within
+    connect_timeout (no hang) saying the scheduler was lost, and the shards that finished are
+    kept for a rerun."""
+    kept = tmp_path / "shards"
+    killed = []
+
+    def kill_the_scheduler(done, total, graphs):
+        if not killed:
+            os.killpg(sched.pid, signal.SIGKILL)
+            killed.append(time.monotonic())
+
+    with _tls_cluster(pki, tmp_path, nworkers=1) as (address, sched, _):
+        with pytest.raises(ConnectionError, match=r"lost the Dask scheduler at tls://127.0.0.1:\d+ during the run "
+                                                  r".*kept in .*shards: rerun the same command"):
+            symdist.run_corpus([samples["path"]], client=address, security=symdist.tls_security(pki["ca"],
+                               *pki["client"]), shard_size=1, no_timing=True, shard_dir=kept,
+                               progress=kill_the_scheduler, connect_timeout=2)
+        assert killed and time.monotonic() - killed[0] < 2 + 15
+    assert 1 <= len([f for f in os.listdir(kept) if f.endswith(".results.fb")]) < 5
