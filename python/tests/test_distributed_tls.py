@@ -136,12 +136,14 @@ def _tls_cluster(pki, d, nworkers=2):
                                     "--tls-ca-file", pki["ca"], "--tls-cert", pki["scheduler"][0],
                                     "--tls-key", pki["scheduler"][1], "--dashboard-address", "127.0.0.1:0",
                                     "--scheduler-file", str(sched_file)])
-        deadline = time.monotonic() + 60
-        while not sched_file.exists() and sched.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        if not sched_file.exists():
+        deadline, address = time.monotonic() + 60, None
+        while address is None and sched.poll() is None and time.monotonic() < deadline:
+            try:  # the scheduler writes the file in place: it may be there and not complete yet
+                address = json.loads(sched_file.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                time.sleep(0.1)
+        if address is None:
             fail("the TLS scheduler did not start")
-        address = json.loads(sched_file.read_text())["address"]
         assert address.startswith("tls://127.0.0.1:")
         start("worker", ["worker", address, "--tls-ca-file", pki["ca"], "--tls-cert", pki["worker"][0],
                          "--tls-key", pki["worker"][1], "--nworkers", str(nworkers), "--nthreads", "1",
