@@ -1389,6 +1389,24 @@ def norm_dtypes():
     return g
 
 
+@graph
+def conv1d_channels_last_input():
+    # A (batch, length, C) activation transposed to (batch, C, length), as wav2vec2's positional
+    # conv: at length 1 it is contiguous (the size-1 dim's stride does not count), so
+    # _convolution's input.contiguous() keeps strides (C, 1, C) and the 4-d view looks
+    # channels_last, and so does the output; at length >= 2 it is copied row-major.
+    g = G("diff_conv1d_channels_last_input", {"x": ["batch", "length", 8]}, spatial_dims("batch", "length"))
+    x = g.ph("x")
+    t = g.call("aten.transpose.int", x, 1, 2)
+    w = g.attr("pos.weight", [8, 2, 6]); b = g.attr("pos.bias", [8])
+    r1 = g.call("aten.conv1d.default", t, w, b, [1], [3], [1], 4)
+    w2 = g.attr("pw.weight", [4, 8, 1])
+    r2 = g.call("aten.conv1d.default", t, w2, None, [1], [0], [1], 1)
+    g.output([r1, r2])
+    g.add_examples([{"x": [2, 1, 8]}, {"x": [1, 1, 8]}, {"x": [2, 2, 8]}, {"x": [3, 5, 8]}, {"x": [1, 7, 8]}])
+    return g
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "data", "differential", "conv_pool_matmul")

@@ -5,6 +5,7 @@
 // it; 1-d convs run as 2-d on a contiguous input; 3-d slow kernels are contiguous).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "prop/memory_format.h"
@@ -220,9 +221,21 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
                            const IntDims& output_padding, bool transposed, int64_t groups) {
   const size_t rank = ctx.vals.rank(w);
   if (rank == 3) {
-    // 1-d: the input is made contiguous and viewed as (N, C, 1, L), which never looks
-    // channels_last; only a channels_last-like weight view can switch the layout.
-    return suggest_memory_format(ctx, unsqueeze_view(ctx, w, 2)) == MemoryFormat::ChannelsLast
+    // 1-d: _convolution calls input.contiguous() and views both operands as 4-d (N, C, 1, L).
+    // contiguous() returns the input itself when it already is contiguous, and that ignores
+    // the strides of size-1 dims: a transposed (N, L, C) input of length L = 1 keeps strides
+    // (C, 1, C), whose 4-d view (C, 1, C, C) looks channels_last, and so does the output
+    // (checked against eager 1.13.1 and 2.13: (N, 32, 1) strides (32, 1, 32), 128-tap conv ->
+    // (N, 32, 2) strides (64, 1, 32)).
+    // An input with the row-major strides themselves (the common case) never does: it asks no
+    // question.
+    Dims row_major;
+    format_strides(ctx, ctx.vals.sizes(in), MemoryFormat::Contiguous, row_major);
+    const auto in_strides = ctx.vals.strides(in);
+    const bool standard = std::equal(row_major.begin(), row_major.end(), in_strides.begin(), in_strides.end());
+    const bool in_cl = !standard && layout_is_contiguous(ctx, in) &&
+                       suggest_memory_format(ctx, unsqueeze_view(ctx, in, 2)) == MemoryFormat::ChannelsLast;
+    return in_cl || suggest_memory_format(ctx, unsqueeze_view(ctx, w, 2)) == MemoryFormat::ChannelsLast
                ? MemoryFormat::ChannelsLast
                : MemoryFormat::Contiguous;
   }
