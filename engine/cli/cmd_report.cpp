@@ -90,7 +90,7 @@ int run_report(const ReportOptions& opt) {
     for (const Graph& g : loaded[i].graphs)
       in.graphs[{std::filesystem::path(files[i]).filename().string(), std::string(g.name())}] = &g;
 
-  const std::string page = render_report_html(report_data_json(in));
+  const std::string page = render_report_html(report_data(in));
   if (!write_file_atomically(opt.out, page.data(), page.size(), error)) {
     fmt::print(stderr, "error: {}\n", error);
     return 1;
