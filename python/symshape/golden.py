@@ -3,6 +3,7 @@ node of the fx-graph-json document is executed with torch.ops.aten.* (operator.*
 size arithmetic) at an example's inputs; every node's value is recorded, or the first
 error with the node that raised it."""
 import operator
+import re
 
 import torch
 
@@ -112,10 +113,21 @@ def in_spec(doc, sizes):
     return True
 
 
+# An index tensor's entry outside the indexed dim (embedding's "index out of range in self";
+# gather / scatter / index / index_select's "index 128 is out of bounds for dimension 1 with
+# size 128"): the failure depends on the values, not the sizes (a position-id past the
+# position table, computed from the attention mask).
+_VALUE_ERRORS = re.compile(r"^IndexError: index out of range in self|"
+                           r"^(IndexError|RuntimeError): index -?\d+ is out of bounds for dimension \d+ with size \d+")
+
+
+def error_kind(text):
+    """FORMAT.md's error_kind of a failure, from its "Type: message" text."""
+    return "value" if _VALUE_ERRORS.match(text) else "shape"
+
+
 def _error_kind(e):
-    if isinstance(e, IndexError) and "index out of range" in str(e):
-        return "value"
-    return "shape"
+    return error_kind(f"{type(e).__name__}: {e}")
 
 
 def record_example(doc, inputs, attrs, seed=0):

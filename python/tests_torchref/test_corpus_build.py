@@ -81,3 +81,14 @@ def test_forked_workers_isolate_hangs_and_crashes(tmp_path, monkeypatch):
     rec = json.loads((tmp_path / "models" / "torch_geometric.conv.GraphConv.json").read_text())
     assert rec["status"] == "verified"
     assert not (tmp_path / "work").exists()  # the workers' stderr files are cleaned up
+
+
+def test_index_out_of_bounds_is_a_value_error():
+    """A position id past the position table fails on values (gather / index / embedding),
+    not on sizes: golden.error_kind says `value`; size failures stay `shape`."""
+    from symshape.golden import error_kind
+    assert error_kind("RuntimeError: index 128 is out of bounds for dimension 1 with size 128") == "value"
+    assert error_kind("IndexError: index 128 is out of bounds for dimension 0 with size 128") == "value"
+    assert error_kind("IndexError: index out of range in self") == "value"
+    assert error_kind("IndexError: select(): index 5 out of range for tensor of size [3] at dimension 0") == "shape"
+    assert error_kind("RuntimeError: shape '[2, 3]' is invalid for input of size 7") == "shape"
