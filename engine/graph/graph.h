@@ -36,6 +36,9 @@ class Graph {
   // --- graph ---
   std::string_view name() const { return str(s_.name); }
   std::string_view producer_json() const { return s_.producer_json; }
+  // The major version in the producer's `torch` string ("1.13.0a0" -> 1, "2.14.1+cu130" -> 2);
+  // 0 when the producer names none.
+  int producer_torch_major() const;
   const OpTable& ops() const { return *s_.ops; }
   uint32_t num_nodes() const { return s_.num_nodes(); }
   NodeId output_node() const { return s_.output; }

@@ -19,6 +19,11 @@ struct ReferenceHost {
   // torch.backends.mkldnn.enabled while tracing: the CPU wheels are built with MKLDNN and
   // enable it; torch.export turns it off (kExportTracingHost).
   bool mkldnn_enabled = true;
+  // The PyTorch release whose eager kernels give the layout where 1.13 and 2.x differ
+  // (docs/torchref.md, "Eager layouts: 1.13 and 2.x"): the graph's own producer
+  // (`producer.torch` "1.x" -> 1, anything else -> 2), set per graph by the Propagator, so a
+  // graph traced with 1.13 is checked against 1.13's kernels and one from 2.x against 2.x's.
+  int eager_torch_major = 2;
 };
 
 // Plain FakeTensorMode / FakeTensorProp and torch.compile (dynamo traces with the backend

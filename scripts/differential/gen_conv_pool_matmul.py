@@ -23,7 +23,7 @@ try:
     import torchvision
     TV_VERSION = torchvision.__version__
 except ImportError:  # only recorded in the informational producer field
-    TV_VERSION = "0.14.1a0"
+    TV_VERSION = "0.14.1a0" if torch.__version__.startswith("1.") else None
 
 DT = {
     "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
@@ -95,8 +95,9 @@ class G:
         return {
             "format": "fx-graph-json", "version": 1, "name": self.name,
             "producer": {"tool": "reference exporter (differential generator gen_conv_pool_matmul.py)",
-                         "torch": torch.__version__, "torchvision": TV_VERSION,
-                         "debian_packages": "python3-torch 1.13.1, python3-torchvision 0.14.1"},
+                         "torch": torch.__version__, **({"torchvision": TV_VERSION} if TV_VERSION else {}),
+                         **({"debian_packages": "python3-torch 1.13.1, python3-torchvision 0.14.1"}
+                            if torch.__version__.startswith("1.") else {})},
             "nodes": self.nodes,
             "dynamic_shapes": {"dynamic_shapes": self.dyn, "dims": dims},
             "examples": self.examples,
@@ -1404,6 +1405,28 @@ def conv1d_channels_last_input():
     r2 = g.call("aten.conv1d.default", t, w2, None, [1], [0], [1], 1)
     g.output([r1, r2])
     g.add_examples([{"x": [2, 1, 8]}, {"x": [1, 1, 8]}, {"x": [2, 2, 8]}, {"x": [3, 5, 8]}, {"x": [1, 7, 8]}])
+    return g
+
+
+@graph
+def conv_transpose_channels_last():
+    # A channels_last activation into transposed convs: 1.13's slow_conv_transpose2d writes a
+    # contiguous output, 2.x's kernels a channels_last one (docs/torchref.md, "Eager layouts").
+    # Run under each version, the graph is written with its version's goldens (_2x for 2.x).
+    v2 = not torch.__version__.startswith("1.")
+    g = G("diff_conv_transpose_channels_last" + ("_2x" if v2 else ""), {"x": ["batch", 32, "height", "width"]},
+          spatial_dims("batch", "height", "width"))
+    x = g.ph("x")
+    xc = g.call("aten.contiguous.default", x, memory_format=CL)
+    w = g.attr("up.weight", [32, 16, 2, 2]); b = g.attr("up.bias", [16])
+    r1 = g.call("aten.conv_transpose2d.input", xc, w, b, [2, 2], [0, 0], [0, 0], 1, [1, 1])
+    r2 = g.call("aten.conv_transpose2d.input", xc, w, None, [2, 2], [0, 0], [1, 1], 1, [1, 1])
+    wg = g.attr("upg.weight", [32, 8, 3, 3])
+    r3 = g.call("aten.conv_transpose2d.input", xc, wg, None, [1, 1], [1, 1], [0, 0], 2, [1, 1])
+    r4 = g.call("aten.conv_transpose2d.input", x, w, b, [2, 2], [0, 0], [0, 0], 1, [1, 1])
+    g.output([r1, r2, r3, r4])
+    g.add_examples([{"x": [2, 32, 4, 4]}, {"x": [1, 32, 4, 5]}, {"x": [1, 32, 1, 1]}, {"x": [3, 32, 2, 7]},
+                    {"x": [1, 32, 1, 6]}, {"x": [2, 31, 4, 4]}])
     return g
 
 

@@ -233,5 +233,27 @@ TEST(GraphIr, LoaderIsReusableAfterAnError) {
   EXPECT_EQ(g.num_nodes(), 8u);
 }
 
+// The producer's torch version picks the eager kernels' layouts where 1.13 and 2.x differ
+// (docs/torchref.md, "Eager layouts"): its major number, 0 when none is named.
+TEST(GraphIr, ProducerTorchMajor) {
+  auto major_of = [](const std::string& producer) {
+    OpTable ops;
+    Graph g(ops);
+    Diagnostics d;
+    const std::string json = R"({"format": "fx-graph-json", "version": 1, "name": "p", )" + producer +
+                             R"("nodes": [{"name": "x", "op": "placeholder", "target": "x", "meta": {"dtype": "float32", "rank": 1}},
+                                          {"name": "output", "op": "output", "target": "output", "args": [{"node": "x"}]}],
+                                "dynamic_shapes": {"dynamic_shapes": {"x": [4]}, "dims": {}}, "examples": []})";
+    EXPECT_TRUE(JsonGraphLoader().load_buffer(json, "p", ops, g, d)) << test::format_all(d);
+    return g.producer_torch_major();
+  };
+  EXPECT_EQ(major_of(R"("producer": {"tool": "t", "torch": "1.13.0a0"}, )"), 1);
+  EXPECT_EQ(major_of(R"("producer": {"torch": "2.14.1+cu130", "tool": "symshape.export"}, )"), 2);
+  EXPECT_EQ(major_of(R"("producer": {"torch": "10.0"}, )"), 10);
+  EXPECT_EQ(major_of(R"("producer": {"tool": "no torch here"}, )"), 0);
+  EXPECT_EQ(major_of(R"("producer": {"torch": "none"}, )"), 0);
+  EXPECT_EQ(major_of(""), 0);
+}
+
 }  // namespace
 }  // namespace symshape

@@ -241,8 +241,10 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
   }
   if (rank == 4) {
     // 1.13 CPU transposed 2-d convs (slow_conv_transpose2d) always write a contiguous output,
-    // whatever the input / weight layout (checked against eager 1.13.1)
-    if (transposed) return MemoryFormat::Contiguous;
+    // whatever the input / weight layout (checked against eager 1.13.1); 2.x's mkldnn and
+    // slow transposed kernels follow the operands as the forward ones do (2.13: a channels_last
+    // (N, 32, 4, 5) input to a 2x2 stride-2 conv_transpose2d gives a channels_last output)
+    if (transposed && ctx.host.eager_torch_major < 2) return MemoryFormat::Contiguous;
     // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
     if (suggest_memory_format(ctx, in) == MemoryFormat::ChannelsLast ||
         suggest_memory_format(ctx, w) == MemoryFormat::ChannelsLast)
