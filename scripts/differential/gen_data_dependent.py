@@ -623,19 +623,22 @@ MISC = [
 # Slicing / narrow with an item()-valued (unbacked) start or end: PyTorch executes them, the
 # engine's slice rule still guards on the sign (see docs/propagation.md); emitted only with --pending.
 # Splitting an unbacked length into fixed-size chunks: the number of results is data-dependent.
-# nonzero(v).view(-1) on a 1-D v ((u, 1) with strides (1, u)): the view rule guards u != 1.
 # arange with an item()-valued float bound: the factory rule specialises the float (rejects).
 PENDING = [g_item_slices, _misc("item_float_arange", lambda g, x: (lambda f: [
                g("aten.arange.default", f), g("aten.arange.start_step", 0, f, 0.5)])(
                g("aten.item.default", g("aten.mul.Tensor", g("aten.abs.default", g("aten.sum.default", x)), 3.0))),
-               F2, D2, EX2), _misc("nonzero_view_flat", lambda g, v: [
-               g("aten.view.default", g("aten.nonzero.default", v), [-1]),
-               g("aten.reshape.default", g("aten.nonzero.default", v), [-1])],
-               {"v": ("float32", 1, None)}, {"v": ["n"]}, [{"v": [n]} for n in (1, 2, 4, 7)]), _misc("split_unbacked", lambda g, x: [g("operator.getitem", g("aten.split.Tensor", _ms(g, x), 2, 0), 0)],
+               F2, D2, EX2), _misc("split_unbacked", lambda g, x: [g("operator.getitem", g("aten.split.Tensor", _ms(g, x), 2, 0), 0)],
                                 F2, D2, [{"x": s} for s in ([4, 4], [5, 6])])]
 
+# nonzero(v).view(-1) on a 1-D v ((u, 1) with strides (1, u)): 2.x's _view_unbacked_meta views
+# it without a guard on u (is_contiguous_or_false), as torch_geometric's MFConv does.
+NONZERO_VIEW = [_misc("nonzero_view_flat", lambda g, v: [
+                    g("aten.view.default", g("aten.nonzero.default", v), [-1]),
+                    g("aten.reshape.default", g("aten.nonzero.default", v), [-1])],
+                    {"v": ("float32", 1, None)}, {"v": ["n"]}, [{"v": [n]} for n in (1, 2, 4, 7)])]
+
 GRAPHS = [g_nonzero, g_mask_index, g_unique, g_repeat_interleave, g_bincount, g_item_sizes,
-          g_sort_ops, g_sym_arith, g_sym_arith_errors] + MISC
+          g_sort_ops, g_sym_arith, g_sym_arith_errors] + MISC + NONZERO_VIEW
 
 
 def main():

@@ -222,6 +222,14 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
   return true;
 }
 
+bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                  std::span<const ExprId> shape) {
+  for (auto span : {sizes, strides, shape})
+    for (ExprId e : span)
+      if (ar.facts(e) & kFactHasUnbacked) return true;
+  return false;
+}
+
 }  // namespace
 
 TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape) {
@@ -229,6 +237,24 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
   Dims inferred, strides;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
   reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred);
+  const ExprId offset = ctx.vals.tensor(t).storage_offset;
+  if (!sizes.empty() && !inferred.empty() && has_unbacked(ctx.ar, sizes, ctx.vals.strides(t), inferred)) {
+    // 2.x fake_impls.py _view_unbacked_meta: a data-dependent size is not guarded on. The same
+    // shape is the tensor itself; a contiguous one (is_contiguous_or_false) gets contiguous
+    // strides; else computeStride size-obliviously. Only when that fails are the guards asked
+    // (PyTorch reruns it to raise the data-dependent error). nonzero's (u0, 1) result, strides
+    // (1, u0), views as (u0,) with stride 1.
+    bool same = inferred.size() == sizes.size();
+    for (size_t i = 0; same && i < sizes.size(); ++i) same = ctx.guard_or_false(ctx.ar.eq(sizes[i], inferred[i]));
+    if (same) return ctx.new_view(t, inferred, ctx.vals.strides(t), offset);
+    if (prims_is_contiguous_or_false(ctx, OperandLayout{sizes, ctx.vals.strides(t)})) {
+      ctx.contiguous_strides(inferred, strides);
+      return ctx.new_view(t, inferred, strides, offset);
+    }
+    if (view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides))
+      return ctx.new_view(t, inferred, strides, offset);
+    strides.clear();
+  }
   if (known_contiguous(ctx, t)) {
     ctx.contiguous_strides(inferred, strides);
     return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
