@@ -62,6 +62,16 @@ def _attr(gm, target):
 _MODE_HOPS = {"wrap_with_set_grad_enabled": 1, "wrap_with_autocast": 4}
 
 
+def in_module(node):
+    """` in module 'encoder.layers.0.attn'` from the node's nn_module_stack, or ''."""
+    stack = node.meta.get("nn_module_stack") or {}
+    if not stack:
+        return ""
+    path = list(stack.values())[-1]
+    path = path[0] if isinstance(path, (tuple, list)) else path
+    return f" in module '{path}'" if path else ""
+
+
 def _mode_hop(node):
     """The subgraph argument's index when `node` calls a mode-only higher-order op, else None."""
     hop = getattr(torch._ops, "HigherOrderOperator", None)  # PyTorch 2.x
@@ -69,8 +79,11 @@ def _mode_hop(node):
         return None
     name = node.target.name()
     if name not in _MODE_HOPS:
-        raise RuntimeError(f"node '{node.name}' calls the higher-order op {name}, which fx-graph-json "
-                           f"cannot hold")
+        why = (": a branch taken at run time (each branch would need its own graph; a Python `if` on sizes "
+               "exports as one branch with its guard)" if name == "cond" else
+               ": a loop whose trip count is data" if name == "while_loop" else "")
+        raise RuntimeError(f"node '{node.name}'{in_module(node)} calls the higher-order op torch.{name}, which "
+                           f"fx-graph-json cannot hold{why}")
     if name == "wrap_with_autocast" and node.args[2]:
         raise RuntimeError(f"node '{node.name}' runs its subgraph under an enabled torch.autocast "
                            f"({node.args[0]}, {node.args[1]}): its casts are not ATen nodes of the graph")
@@ -194,13 +207,13 @@ class _ProgramConverter(_Converter):
         if target in _ASSERTS:
             if self.supported is not None and target not in self.supported:
                 msg = next((a for a in list(node.args[1:]) + list(node.kwargs.values()) if isinstance(a, str)), "")
-                raise RuntimeError(f"node '{node.name}' is a runtime assert of the ExportedProgram ({target} "
+                raise RuntimeError(f"node '{node.name}'{in_module(node)} is a runtime assert of the ExportedProgram ({target} "
                                    f"{msg!r}) the engine does not support; dropping it would lose a check on sizes")
             name = super().call(node)
             self.w.keep_alive(name)
             return name
         if self.supported is not None and isinstance(node.target, torch._ops.OpOverload) and target not in self.supported:
-            raise RuntimeError(f"node '{node.name}' calls {target}, which the engine does not support")
+            raise RuntimeError(f"node '{node.name}'{in_module(node)} calls {target}, which the engine does not support")
         return super().call(node)
 
     def output(self, node):

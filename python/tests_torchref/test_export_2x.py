@@ -167,3 +167,20 @@ def test_runtime_assert_is_never_dropped():
     assert "aten._assert_scalar.default" in targets
     # (propagating it stops at x[:k]: the slice rule guards on the sign of an unbacked end,
     # the known data_dependent --pending case, not the assert)
+
+
+def test_torch_cond_is_named_with_its_module():
+    class Inner(nn.Module):
+        def forward(self, x):
+            return torch.cond(x.shape[0] > 4, lambda x: x.sin(), lambda x: x.cos(), (x,))
+
+    class Outer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = Inner()
+
+        def forward(self, x):
+            return self.block(x) + 1
+    # a branch taken at run time cannot be one fx-graph-json graph: refused by op, node and module
+    with pytest.raises(ExportError, match=r"node 'cond' in module 'block' calls the higher-order op torch.cond"):
+        symshape.export(Outer(), (torch.randn(6, 3),), dynamic_shapes={"x": {0: Dim("b")}})
