@@ -286,6 +286,21 @@ def _worker(argv):
 
 # ----------------------------------------------------------------------------- the driver
 
+def models_arg(text):
+    """`--models`: lib:name,... or @FILE with one lib:name per line (blank lines and # comments
+    skipped)."""
+    if text.startswith("@"):
+        with open(text[1:]) as f:
+            items = [line.split("#", 1)[0].strip() for line in f]
+    else:
+        items = text.split(",")
+    items = [x for x in items if x]
+    for x in items:
+        if ":" not in x:
+            raise SystemExit(f"corpus_build: --models entry '{x}' is not lib:name")
+    return items
+
+
 def model_list(libraries, limit, seed):
     """(lib, model) pairs: per library its sorted names, a seeded sample of `limit` of them
     (kept in sorted order) when `limit` is given; the libraries interleaved."""
@@ -581,7 +596,8 @@ def main(argv=None):
     ap.add_argument("--max-params", type=int, default=40_000_000,
                     help="models with more parameters (counted on the meta device) are listed as failures "
                          "at stage 'budget'")
-    ap.add_argument("--models", default=None, help="lib:name,... instead of the library lists")
+    ap.add_argument("--models", default=None, help="lib:name,... instead of the library lists, or @FILE: "
+                    "one lib:name per line (# comments), e.g. @scripts/corpus/ci_sample.txt")
     ap.add_argument("--retry-failed", action="store_true", help="rebuild models whose record says failed")
     ap.add_argument("--no-pack", action="store_true")
     ap.add_argument("--recheck", action="store_true", help="re-run the engine's checks on every graph of "
@@ -602,7 +618,7 @@ def main(argv=None):
     if args.report_only:
         todo = []
     elif args.models:
-        todo = [tuple(x.split(":", 1)) for x in args.models.split(",")]
+        todo = [tuple(x.split(":", 1)) for x in models_arg(args.models)]
     else:
         todo = model_list(libs, args.limit, args.seed)
     todo = [] if args.report_only else todo[i::n]
