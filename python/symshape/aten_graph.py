@@ -1,6 +1,7 @@
 """ATen-level graphs into fx-graph-json: a torch.fx.GraphModule whose call_function
 targets are ATen overloads (make_fx output), or an ExportedProgram of newer PyTorch
 (duck-typed: .graph_module, .range_constraints, .graph_signature, .state_dict)."""
+import math
 import operator
 
 import torch
@@ -24,6 +25,8 @@ class _Converter:
         if isinstance(t, torch._ops.OpOverloadPacket) and t.__name__ == "sym_size" or \
                 str(t) in ("aten.sym_size", "aten.sym_size.default", "aten.sym_size.int"):
             return self.w.call("aten.sym_size.int", [self.arg(a) for a in node.args], {}, base="sym_size")
+        if t in (math.ceil, math.floor):  # math.ceil(SymFloat): the size arithmetic of a program
+            return self.w.call(f"math.{t.__name__}", [self.arg(a) for a in node.args], {}, base=t.__name__)
         if getattr(t, "__name__", "").startswith("sym_") and getattr(t, "__module__", None) == "torch":
             return self.w.call(f"torch.{t.__name__}", [self.arg(a) for a in node.args], {}, base=t.__name__)
         if not isinstance(t, torch._ops.OpOverload):

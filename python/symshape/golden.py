@@ -57,6 +57,9 @@ def _target(name):
         return _OPERATORS[name.split(".", 1)[1]]
     if name.startswith("torch.sym_"):  # torch.sym_max / sym_min / sym_int / sym_float of size arithmetic
         return getattr(torch, name.split(".", 1)[1])
+    if name.startswith("math."):  # math.ceil / math.floor of size arithmetic
+        import math
+        return getattr(math, name.split(".", 1)[1])
     if name.startswith("builtins."):
         import builtins
         return getattr(builtins, name.split(".", 1)[1])

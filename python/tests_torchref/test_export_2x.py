@@ -3,6 +3,7 @@ mocked): a branch on a size becomes the spec's range (the engine rejects the oth
 torch.export's refusal reaches the user as ExportError; stock LSTM/GRU, a CNN and a
 transformer block export with dynamic batch/seq and agree with PyTorch node by node."""
 import json
+import math
 
 import pytest
 import torch
@@ -184,3 +185,19 @@ def test_torch_cond_is_named_with_its_module():
     # a branch taken at run time cannot be one fx-graph-json graph: refused by op, node and module
     with pytest.raises(ExportError, match=r"node 'cond' in module 'block' calls the higher-order op torch.cond"):
         symshape.export(Outer(), (torch.randn(6, 3),), dynamic_shapes={"x": {0: Dim("b")}})
+
+
+def test_math_ceil_of_a_size_exports_and_verifies():
+    class PadToPatch(nn.Module):
+        # timm's mobilevit: pad H and W up to a multiple of the patch, math.ceil on SymFloats
+        def forward(self, x):
+            h, w = x.shape[2], x.shape[3]
+            nh, nw = math.ceil(h / 4) * 4, math.ceil(w / 4) * 4
+            return torch.nn.functional.pad(x, (0, nw - w, 0, nh - h)).flatten(2)
+    examples = [(torch.randn(2, 3, 9, 12),), (torch.randn(1, 3, 17, 5),), (torch.randn(3, 3, 8, 7),)]
+    spec = {"x": {0: Dim("b"), 2: Dim("h", min=2), 3: Dim("w", min=2)}}
+    text = symshape.export(PadToPatch(), examples[0], dynamic_shapes=spec)
+    assert "math.ceil" in {n["target"] for n in json.loads(text)["nodes"]}
+    r = symshape.verify(PadToPatch(), examples, dynamic_shapes=spec)
+    assert [e.outcome for e in r.examples] == ["correct"] * 3, r.details()
+    assert all(e.nodes_checked > 3 and not e.node_diffs for e in r.examples)

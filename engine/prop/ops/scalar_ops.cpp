@@ -168,6 +168,16 @@ void sym_int(PropContext& ctx) {
 
 void sym_float(PropContext& ctx) { set_number(ctx, as_float(ctx, scalar(ctx, ctx.arg(0))), Num::Float); }
 
+// math.ceil / math.floor of a size expression (SymFloat.__ceil__ / __floor__: CeilToInt /
+// FloorToInt, an int; of an int, the int itself), e.g. timm's mobilevit
+// `math.ceil(H / patch) * patch`.
+template <bool Ceil>
+void math_round(PropContext& ctx) {
+  const ScalarOperand a = scalar(ctx, ctx.arg(0));
+  if (a.type != Num::Float) return set_number(ctx, as_int(ctx, a), Num::Int);
+  set_number(ctx, Ceil ? ctx.ar.ceil_to_int(a.e) : ctx.ar.floor_to_int(a.e), Num::Int);
+}
+
 // aten._assert_scalar(Scalar self, str assert_msg) -> () (torch.export's runtime asserts,
 // e.g. `u0 >= 0` after a boolean-mask index): ATen's `TORCH_SYM_CHECK(self.toSymBool(),
 // assert_msg)`, i.e. ShapeEnv.expect_true: a guard on backed sizes, a deferred runtime assert
@@ -215,6 +225,8 @@ constexpr OpRuleEntry kRules[] = {
     {"operator.or_", logical<false>},
     {"torch.sym_int", sym_int},
     {"torch.sym_float", sym_float},
+    {"math.ceil", math_round<true>},
+    {"math.floor", math_round<false>},
 };
 
 }  // namespace
