@@ -137,7 +137,7 @@ function histogram(values) {
 const DISTRIBUTIONS = [
   // [key, title, value of a graph, which graphs]
   ['nodes', 'Nodes per graph', (g) => g.nodes, (g) => g.status !== 'load_error', 'graphs that loaded'],
-  ['dynamic', 'Dynamic dims per graph (input dims the spec makes dynamic)', (g) => g.dynamic_dims, (g) => g.status === 'ok' && g.dynamic_dims !== undefined, 'ok graphs with their graph file'],
+  ['dynamic', 'Dynamic dims per graph', (g) => g.dynamic_dims, (g) => g.status === 'ok' && g.dynamic_dims !== undefined, 'ok graphs with their graph file'],
   ['guards', 'Guards per graph', (g) => g.guards, (g) => g.status === 'ok', 'ok graphs'],
   ['specializations', 'Specialisations per graph', (g) => g.specializations, (g) => g.status === 'ok', 'ok graphs'],
 ];
@@ -145,7 +145,7 @@ function renderDistributions() {
   for (const [key, title, value, which, whichText] of DISTRIBUTIONS) {
     const values = GRAPHS.filter(which).map(value);
     const box = document.getElementById(`chart-dist-${key}`);
-    document.getElementById(`title-dist-${key}`).textContent = `${title} — ${fmtInt(values.length)} ${whichText}`;
+    document.getElementById(`title-dist-${key}`).replaceChildren(title, ' ', el('span', { class: 'hint', text: `(${fmtInt(values.length)} ${whichText})` }));
     const bins = histogram(values);
     box.setAttribute('data-bins', bins.map((b) => `${b.lo}-${b.hi}:${b.count}`).join(' '));
     if (bins.length === 0) {
