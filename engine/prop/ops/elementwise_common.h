@@ -36,5 +36,6 @@ std::span<const OpRuleEntry> conversion_rules();  // to / _to_copy / clone / con
 std::span<const OpRuleEntry> factory_rules();     // full / zeros / *_like / new_* / arange / linspace
 std::span<const OpRuleEntry> dropout_rules();     // dropout family
 std::span<const OpRuleEntry> diff_cross_rules();  // diff / cross / linalg_cross
+std::span<const OpRuleEntry> complex_fft_rules();  // real / imag / view_as_real / view_as_complex / polar / FFTs
 
 }  // namespace symshape

@@ -756,7 +756,8 @@ std::span<const OpRuleEntry> elementwise_rules() {
   // the family's sub-tables, concatenated once
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
-    for (auto t : {pointwise_rules(), conversion_rules(), factory_rules(), dropout_rules(), diff_cross_rules()})
+    for (auto t : {pointwise_rules(), conversion_rules(), factory_rules(), dropout_rules(), diff_cross_rules(),
+                   complex_fft_rules()})
       v.insert(v.end(), t.begin(), t.end());
     return v;
   }();
