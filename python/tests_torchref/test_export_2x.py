@@ -201,3 +201,16 @@ def test_math_ceil_of_a_size_exports_and_verifies():
     r = symshape.verify(PadToPatch(), examples, dynamic_shapes=spec)
     assert [e.outcome for e in r.examples] == ["correct"] * 3, r.details()
     assert all(e.nodes_checked > 3 and not e.node_diffs for e in r.examples)
+
+
+def test_histc_exports_and_verifies():
+    class Counts(nn.Module):
+        # an MoE router's tokens-per-expert count
+        def forward(self, x):
+            return torch.histc(x.argmax(-1).float(), bins=4, min=0, max=3), x.softmax(-1)
+    examples = [(torch.randn(2, 7, 4),), (torch.randn(1, 3, 4),), (torch.randn(3, 9, 4),)]
+    spec = {"x": {0: Dim("b"), 1: Dim("s")}}
+    assert "aten.histc.default" in {n["target"] for n in json.loads(symshape.export(Counts(), examples[0],
+                                                                                    dynamic_shapes=spec))["nodes"]}
+    r = symshape.verify(Counts(), examples, dynamic_shapes=spec)
+    assert [e.outcome for e in r.examples] == ["correct"] * 3, r.details()

@@ -253,6 +253,10 @@ def _transformers_cases():
                                 num_attention_heads=4, ffn_dim=64, max_position_embeddings=64,
                                 word_embed_proj_dim=32),
         "gpt_neox": lambda: _decoder("GPTNeoXForCausalLM", "GPTNeoXConfig", **small),
+        # mixture of experts: the router's histc and transformers' grouped_mm_fallback custom op
+        "qwen3_moe-no_cache": lambda: (TextEncoder(_tf("Qwen3MoeForCausalLM", "Qwen3MoeConfig", num_key_value_heads=2,
+                                                       num_experts=4, num_experts_per_tok=2, moe_intermediate_size=32,
+                                                       use_cache=False, **small)), _text_examples(), _TEXT),
         "opt-no_cache": lambda: (TextEncoder(_tf("OPTForCausalLM", "OPTConfig", vocab_size=97, hidden_size=32,
                                                  num_hidden_layers=2, num_attention_heads=4, ffn_dim=64,
                                                  max_position_embeddings=64, word_embed_proj_dim=32,

@@ -30,5 +30,6 @@ std::span<const OpRuleEntry> attention_rules();  // attention_ops.cpp: scaled_do
 std::span<const OpRuleEntry> fused_attention_rules();  // fused_attention_ops.cpp: flash / efficient sdpa kernels
 std::span<const OpRuleEntry> distance_rules();         // distance_ops.cpp: pairwise_distance / cdist
 std::span<const OpRuleEntry> rnn_rules();              // rnn_ops.cpp: lstm.input / gru.input
+std::span<const OpRuleEntry> library_custom_rules();   // library_custom_ops.cpp: transformers.grouped_mm_fallback
 
 }  // namespace symshape::mm

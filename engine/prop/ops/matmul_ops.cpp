@@ -462,7 +462,7 @@ std::span<const OpRuleEntry> matmul_rules() {
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
     for (auto part : {mm::product_rules(), mm::einsum_rules(), mm::attention_rules(), mm::fused_attention_rules(),
-                      mm::distance_rules(), mm::rnn_rules()})
+                      mm::distance_rules(), mm::rnn_rules(), mm::library_custom_rules()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

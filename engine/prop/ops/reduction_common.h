@@ -26,6 +26,7 @@ std::span<const OpRuleEntry> reduce_rules();  // sum / mean / amax / max.dim / a
 std::span<const OpRuleEntry> sort_rules();    // sort / argsort / topk / kthvalue / median / mode
 std::span<const OpRuleEntry> norm_rules();    // softmax / log_softmax / layer, batch, group, instance, rms norm
 std::span<const OpRuleEntry> loss_rules();    // pointwise losses, nll / cross-entropy, cosine_similarity
+std::span<const OpRuleEntry> histogram_rules();  // histogram_ops.cpp: histc
 std::span<const OpRuleEntry> matrix_norm_rules();  // linalg_norm / linalg_matrix_norm
 
 }  // namespace symshape

@@ -406,7 +406,7 @@ std::span<const OpRuleEntry> reduction_rules() {
   // the family's sub-tables, concatenated once
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
-    for (auto t : {reduce_rules(), sort_rules(), norm_rules(), loss_rules(), matrix_norm_rules()})
+    for (auto t : {reduce_rules(), sort_rules(), norm_rules(), loss_rules(), matrix_norm_rules(), histogram_rules()})
       v.insert(v.end(), t.begin(), t.end());
     return v;
   }();
