@@ -16,7 +16,9 @@ namespace {
 using fb_detail::copy_in;
 using StringVec = flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>;
 constexpr uint32_t kNone = 0xffffffffu;
-constexpr uint32_t kContainerVersion = 1;
+// 1: the original columns; 2: also spec_dim_fn (derived dims). Both read the same way (a
+// missing spec_dim_fn reads as empty: no derived dim).
+bool container_version_ok(uint32_t v) { return v == 1 || v == 2; }
 
 Diagnostic diag(GraphErrc code, std::string_view file, std::string_view graph, std::string message) {
   Diagnostic d;
@@ -155,6 +157,7 @@ bool read_graph(const fb::GraphData* d, Container& c, Graph& out, const GraphLim
   copy_in(s.sym_min, d->sym_min());
   copy_in(s.sym_max, d->sym_max());
   copy_in(s.sym_has_max, d->sym_has_max());
+  copy_in(s.spec_dim_fn, d->spec_dim_fn());
   copy_in(s.ex_seed, d->ex_seed());
   copy_in(s.ex_in_spec, d->ex_in_spec());
   copy_in(s.ex_ok, d->ex_ok());
@@ -210,8 +213,8 @@ bool load_graph_fb_buffer(const uint8_t* data, size_t size, std::string_view nam
     return false;
   }
   const fb::GraphFile* file = fb::GetGraphFile(data);
-  if (file->version() != kContainerVersion) {
-    diags.add(diag(GraphErrc::Version, name, {}, fmt::format("unsupported graph file version {} (this reader supports 1)", file->version())));
+  if (!container_version_ok(file->version())) {
+    diags.add(diag(GraphErrc::Version, name, {}, fmt::format("unsupported graph file version {} (this reader supports 1 and 2)", file->version())));
     return false;
   }
   Container c(file->strings(), file->ops(), file->keys(), ops, limits);
@@ -252,8 +255,8 @@ bool load_corpus_fb_buffer(const uint8_t* data, size_t size, std::string_view na
     return false;
   }
   const fb::CorpusFile* file = fb::GetCorpusFile(data);
-  if (file->version() != kContainerVersion) {
-    diags.add(diag(GraphErrc::Version, name, {}, fmt::format("unsupported corpus file version {} (this reader supports 1)", file->version())));
+  if (!container_version_ok(file->version())) {
+    diags.add(diag(GraphErrc::Version, name, {}, fmt::format("unsupported corpus file version {} (this reader supports 1 and 2)", file->version())));
     return false;
   }
   Container c(file->strings(), file->ops(), file->keys(), ops, limits);

@@ -17,7 +17,15 @@ using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 
 constexpr uint32_t kNone = 0xffffffffu;
+// Version 1 files have no spec_dim_fn; a file whose graphs carry a derived dim is written as
+// version 2, so a reader that predates derived dims refuses it instead of reading `b + 1` as `b`.
 constexpr uint32_t kContainerVersion = 1;
+constexpr uint32_t kDerivedContainerVersion = 2;
+uint32_t container_version(std::span<const Graph> graphs) {
+  for (const Graph& g : graphs)
+    if (g.spec_has_derived()) return kDerivedContainerVersion;
+  return kContainerVersion;
+}
 // Headroom below FlatBuffers' 2 GiB buffer limit for tables, alignment and strings.
 constexpr uint64_t kMaxColumnBytes = uint64_t(1800) << 20;
 
@@ -87,6 +95,8 @@ Offset<fb::GraphData> write_graph_data(FlatBufferBuilder& b, const Graph& g, Tab
   auto v_sym_min = copy_out<int64_t>(b, s.sym_min);
   auto v_sym_max = copy_out<int64_t>(b, s.sym_max);
   auto v_sym_has_max = copy_out<uint8_t>(b, s.sym_has_max);
+  auto v_spec_dim_fn = s.spec_dim_fn.empty() ? Offset<flatbuffers::Vector<const fb::SpecDimFn*>>()
+                                             : copy_out<const fb::SpecDimFn*>(b, s.spec_dim_fn);
   auto v_ex_seed = copy_out<int64_t>(b, s.ex_seed);
   auto v_ex_in_spec = copy_out<uint8_t>(b, s.ex_in_spec);
   auto v_ex_ok = copy_out<uint8_t>(b, s.ex_ok);
@@ -137,6 +147,7 @@ Offset<fb::GraphData> write_graph_data(FlatBufferBuilder& b, const Graph& g, Tab
   gd.add_sym_min(v_sym_min);
   gd.add_sym_max(v_sym_max);
   gd.add_sym_has_max(v_sym_has_max);
+  if (!s.spec_dim_fn.empty()) gd.add_spec_dim_fn(v_spec_dim_fn);
   gd.add_ex_seed(v_ex_seed);
   gd.add_ex_in_spec(v_ex_in_spec);
   gd.add_ex_ok(v_ex_ok);
@@ -171,7 +182,7 @@ bool write_graph_fb(const Graph& g, flatbuffers::DetachedBuffer& out, std::strin
   auto strings = t.write(b, t.strings);
   auto ops = t.write(b, t.ops);
   auto keys = t.write(b, t.keys);
-  fb::FinishGraphFileBuffer(b, fb::CreateGraphFile(b, kContainerVersion, strings, ops, keys, data));
+  fb::FinishGraphFileBuffer(b, fb::CreateGraphFile(b, container_version(std::span<const Graph>(&g, 1)), strings, ops, keys, data));
   out = b.Release();
   return true;
 }
@@ -198,7 +209,7 @@ bool write_corpus_fb(std::span<const Graph> graphs, flatbuffers::DetachedBuffer&
   auto strings = t.write(b, t.strings);
   auto ops = t.write(b, t.ops);
   auto keys = t.write(b, t.keys);
-  fb::FinishCorpusFileBuffer(b, fb::CreateCorpusFile(b, kContainerVersion, strings, ops, keys, v_graphs));
+  fb::FinishCorpusFileBuffer(b, fb::CreateCorpusFile(b, container_version(graphs), strings, ops, keys, v_graphs));
   out = b.Release();
   return true;
 }

@@ -101,8 +101,11 @@ struct Differ {
       auto da = a.spec_dims(p), db = b.spec_dims(q);
       if (da.size() != db.size()) return fail(where + ": spec rank differs");
       for (size_t i = 0; i < da.size(); ++i) {
+        const SpecDimFn fa = a.spec_dim_fn(p, uint32_t(i)), fb = b.spec_dim_fn(q, uint32_t(i));
         bool eq = da[i].sym.valid() == db[i].sym.valid() &&
-                  (da[i].sym.valid() ? a.sym_name(da[i].sym) == b.sym_name(db[i].sym) : da[i].size == db[i].size);
+                  (da[i].sym.valid() ? a.sym_name(da[i].sym) == b.sym_name(db[i].sym) && fa.mul == fb.mul &&
+                                           fa.add == fb.add
+                                     : da[i].size == db[i].size);
         if (!eq) return fail(fmt::format("{}: spec dim {} differs", where, i));
       }
     }

@@ -39,8 +39,9 @@ struct SpecDim {
 static_assert(sizeof(SpecDim) == 16);
 
 // The function of a derived dim (torch.export's `dx + 1`, `2*dx`): the size is
-// mul*sym + add over the SpecDim's symbol (its root). Only apply_spec makes derived dims
-// (fx-graph-json v1 and graph.fb have none), so the column is empty for loaded graphs.
+// mul*sym + add over the SpecDim's symbol (its root). Made by the fx-graph-json loader (a
+// root's `derived` list, DynamicShapesSpec's text form), graph.fb / corpus.fb (version 2) and
+// apply_spec; the column is empty when no dim is derived.
 struct SpecDimFn {
   int64_t mul = 1;  // >= 1
   int64_t add = 0;

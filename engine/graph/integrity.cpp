@@ -143,7 +143,8 @@ void check(const GraphStore& s, const GraphLimits& lim) {
     require(!sp.present() || (span_in(sp, s.spec_dims.size()) && sp.count <= lim.max_rank), "spec span");
   for (const SpecDim& d : s.spec_dims) require(!d.sym.valid() || d.sym.index() < S, "spec symbol id");
   require(s.spec_dim_fn.empty() || s.spec_dim_fn.size() == s.spec_dims.size(), "spec_dim_fn");
-  for (const SpecDimFn& f : s.spec_dim_fn) require(f.mul >= 1, "spec_dim_fn mul");
+  for (size_t i = 0; i < s.spec_dim_fn.size(); ++i)
+    require(s.spec_dim_fn[i].mul >= 1 && (s.spec_dim_fn[i].identity() || s.spec_dims[i].sym.valid()), "spec_dim_fn");
 
   const size_t V = s.value_kind.size();
   same_size(s.value_payload, V, "value_payload");

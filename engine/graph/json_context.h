@@ -48,6 +48,7 @@ class JsonContext {
   void load_placeholder_meta(dom::element meta, NodeId n);
   void load_get_attr_meta(dom::element meta, NodeId n);
   void load_spec(dom::element spec);
+  [[noreturn]] void undefined_spec_name(std::string_view name, const std::vector<SymId>& sym_of_str);
   void load_examples(dom::element examples);
   void load_example(dom::element e, uint32_t index);
   ArgId load_arg(dom::element e, uint32_t list_depth);        // json_args.cpp

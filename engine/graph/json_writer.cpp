@@ -1,5 +1,6 @@
 #include "graph/json_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "spec/dim.h"
 
 namespace symshape {
 namespace {
@@ -121,17 +123,30 @@ ojson node_json(const Graph& g, NodeId n) {
   return j;
 }
 
+// A derived dim is written as DynamicShapesSpec does: the leaf is its text (`b + 1`) and
+// its root's `derived` lists the texts the inputs use, sorted.
 ojson spec_json(const Graph& g) {
-  if (g.spec_has_derived())
-    throw_error(ErrorKind::Unsupported, "derived dims (set by a dynamic_shapes spec) have no fx-graph-json v1 form");
+  std::vector<std::vector<std::string>> derived(g.num_syms());
   ojson shapes = ojson::object();
   for (uint32_t p = 0; p < g.num_placeholders(); ++p) {
     PlaceholderId ph(p);
     if (!g.spec_has(ph)) continue;
     ojson dims = ojson::array();
-    for (const SpecDim& d : g.spec_dims(ph)) {
-      if (d.sym.valid()) dims.push_back(g.sym_name(d.sym));
-      else dims.push_back(d.size);
+    std::span<const SpecDim> spec = g.spec_dims(ph);
+    for (uint32_t k = 0; k < spec.size(); ++k) {
+      const SpecDim& d = spec[k];
+      if (!d.sym.valid()) {
+        dims.push_back(d.size);
+        continue;
+      }
+      const SpecDimFn fn = g.spec_dim_fn(ph, k);
+      if (fn.identity()) {
+        dims.push_back(g.sym_name(d.sym));
+        continue;
+      }
+      std::string text = spec::derived_name(g.sym_name(d.sym), spec::LinearFn{fn.mul, fn.add});
+      derived[d.sym.index()].push_back(text);
+      dims.push_back(std::move(text));
     }
     append_unique(shapes, g.node_name(g.placeholder_node(ph)), std::move(dims));
   }
@@ -141,7 +156,11 @@ ojson spec_json(const Graph& g) {
     ojson d = ojson::object();
     d["min"] = g.sym_min(sym);
     d["max"] = g.sym_max(sym) ? ojson(*g.sym_max(sym)) : ojson(nullptr);
+    std::vector<std::string>& names = derived[i];
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     d["derived"] = ojson::array();
+    for (std::string& n : names) d["derived"].push_back(std::move(n));
     append_unique(dims, g.sym_name(sym), std::move(d));
   }
   ojson spec = ojson::object();

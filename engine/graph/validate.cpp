@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "spec/dim.h"
+#include "spec/spec_error.h"
+
 #include <vector>
 
 #include "core/checked_math.h"
@@ -265,9 +268,23 @@ void check_spec(Reporter& r, const Graph& g) {
     if (dims.size() != g.placeholder_rank(ph))
       r.add(GraphErrc::Inconsistent, -1, field,
             fmt::format("{} dimensions given but placeholder {} has rank {}", dims.size(), q(name), g.placeholder_rank(ph)));
-    for (size_t d = 0; d < dims.size(); ++d)
+    for (size_t d = 0; d < dims.size(); ++d) {
       if (!dims[d].sym.valid() && dims[d].size < 0)
         r.add(GraphErrc::BadValue, -1, fmt::format("{}[{}]", field, d), fmt::format("negative size {}", dims[d].size));
+      const SpecDimFn fn = g.spec_dim_fn(ph, uint32_t(d));
+      if (!dims[d].sym.valid() || fn.identity()) continue;
+      // a derived dim's bounds, as _DerivedDim.min / .max assert them (F.2)
+      const SymId sym = dims[d].sym;
+      const std::optional<int64_t> max = g.sym_max(sym);
+      const spec::DimRef ref{spec::RootDim{std::string(g.sym_name(sym)), g.sym_min(sym), max.value_or(0), max.has_value()},
+                             spec::LinearFn{fn.mul, fn.add}};
+      try {
+        (void)spec::dim_min(ref);
+        (void)spec::dim_max(ref);
+      } catch (const spec::SpecError& e) {
+        r.add(GraphErrc::BadValue, -1, fmt::format("{}[{}]", field, d), e.what());
+      }
+    }
   }
 }
 

@@ -131,6 +131,26 @@ mutate("value_tensor_missing_stride", lambda d: d["examples"][0]["values"]["relu
 mutate("golden_negative_stride", set_(["examples", 0, "values", "relu", "stride"], [48, -12, 3, 1]))
 mutate("output_in_values", lambda d: d["examples"][0]["values"].update(output={"int": 1}))
 mutate("value_float_as_int", set_(["examples", 0, "values", "sym_size"], {"float": 2}))
+# --- derived dims (DynamicShapesSpec's `derived` lists; appended so the numbers above stay)
+def derived(entries, leaf=None, **dim):
+    def fn(d):
+        d["dynamic_shapes"]["dims"]["height"].update(derived=entries, **dim)
+        if leaf is not None:
+            d["dynamic_shapes"]["dynamic_shapes"]["x"][2] = leaf
+    return fn
+
+
+mutate("spec_derived_not_listed", derived([], "height + 1"))
+mutate("spec_derived_nonlinear", derived(["height**2"], "height**2"))
+mutate("spec_derived_other_root", derived(["width + 1"], "width + 1"))
+mutate("spec_derived_decreasing", derived(["2 - height"], "2 - height"))
+mutate("spec_derived_not_printed_form", derived(["1 + height"], "1 + height"))
+mutate("spec_derived_unused", derived(["height + 1"]))
+mutate("spec_derived_duplicate", derived(["height + 1", "height + 1"], "height + 1"))
+mutate("spec_derived_not_string", derived([2], "height"))
+mutate("spec_derived_root_itself", derived(["height"], "height"))
+mutate("spec_derived_negative_min", derived(["height - 2"], "height - 2", min=1))
+mutate("spec_derived_max_overflow", derived(["4*height"], "4*height", max=4611686018427387904))
 
 for old in os.listdir(HERE):
     if old.endswith(".graph.json"):
