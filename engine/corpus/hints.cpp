@@ -69,7 +69,12 @@ GraphHints synthesise_hints(const Graph& g) {
     sizes.resize(g.placeholder_rank(ph));
     const std::span<const SpecDim> spec = g.spec_has(ph) ? g.spec_dims(ph) : std::span<const SpecDim>();
     for (uint32_t d = 0; d < sizes.size(); ++d) {
-      if (d < spec.size()) sizes[d] = spec[d].sym.valid() ? sym_value[spec[d].sym.index()] : spec[d].size;
+      if (d < spec.size() && spec[d].sym.valid()) {
+        const SpecDimFn fn = g.spec_dim_fn(ph, d);  // a derived dim: mul*root + add, in its range
+        sizes[d] = fn.mul * sym_value[spec[d].sym.index()] + fn.add;
+      } else if (d < spec.size()) {
+        sizes[d] = spec[d].size;
+      }
       else sizes[d] = picker.pick(2, -1);  // no spec: a static dim of unknown size
     }
   }

@@ -124,7 +124,9 @@ class Suggester {
           it->ex_max = *std::max_element(col.begin(), col.end());
         }
         it->members.emplace_back(p, d);
-        if (!it->own_name && d < own.size() && own[d].sym.valid() && !gp_->sym_name(own[d].sym).empty()) {
+        // a derived dim (`b + 1`) is not its root: the root's name goes to a dim that uses it directly
+        if (!it->own_name && d < own.size() && own[d].sym.valid() && !gp_->sym_name(own[d].sym).empty() &&
+            gp_->spec_dim_fn(PlaceholderId(p), d).identity()) {
           it->own_name = std::string(gp_->sym_name(own[d].sym));
           it->own_min = gp_->sym_min(own[d].sym);
           it->own_max = gp_->sym_max(own[d].sym);

@@ -32,7 +32,7 @@ bool propagates_statically(const Graph& g, const RuleTable& rules, const std::ve
 std::string dim_name_for(const Graph& g, PlaceholderId p, uint32_t d, std::set<std::string>& used) {
   if (g.spec_has(p)) {
     const auto dims = g.spec_dims(p);
-    if (d < dims.size() && dims[d].sym.valid()) {
+    if (d < dims.size() && dims[d].sym.valid() && g.spec_dim_fn(p, d).identity()) {  // not a derived dim
       std::string own(g.sym_name(dims[d].sym));
       if (used.insert(own).second) return own;
     }

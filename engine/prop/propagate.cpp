@@ -257,15 +257,16 @@ ExprId Propagator::place_derived(ShapeEnv& env, PlaceholderId p, uint32_t d, int
     return ar.integer(size);
   }
   if (apply_fn(fn, env.size_hint(root_expr)) != size) violated();
-  if (ar.kind(root_expr) == ExprKind::Symbol) {
-    // fn(min) and fn(max) fit int64 (checked above), so (bound - add) / mul lies between
-    // the root's own bounds: no overflow
-    const int64_t l = std::max(*lo, default_lo);
-    const ExtNum root_lo = ExtNum::of(-floor_div(-(l - fn.add), fn.mul));  // ceil((l - add) / mul)
-    const ExtNum root_hi = hi ? ExtNum::of(floor_div(*hi - fn.add, fn.mul)) : ExtNum::int_oo();
-    env.constrain_range(root_expr, root_lo, root_hi);
-  }
-  return fn_root;
+  // The size is its own DYNAMIC symbol with the derived range (export's _DerivedConstraint),
+  // and produce_guards' `evaluate_expr(Eq(size, fn(root)))` relates it: _maybe_guard_rel
+  // replaces the symbol with the larger hint when it solves to an integral expression. So
+  // `dx + 1`, `2*dx`, `2*r + 1` make the size fn(root) (the root's range narrows to keep it
+  // in the derived range ∩ [2, oo]); `dx - 1` makes the root the size + 1 (the size's symbol
+  // carries the range: `2 <= L['y'].size()[0] and L['y'].size()[0] <= 31`, as PyTorch prints).
+  const DimConstraint own_range{*lo, hi};
+  const ExprId own = env.create_symbol(size, size_source, DimDynamic::Dynamic, &own_range, true, false);
+  if (env.evaluate_expr(ar.eq(own, fn_root)) != ar.true_()) violated();
+  return env.replace(own);
 }
 
 void Propagator::add_input_tensor(ShapeEnv& env, PlaceholderId p, SourceId tensor_source,

@@ -36,6 +36,9 @@ struct Tracked {
   HintKind hint = HintKind::Static;
   bool hinted = false;
   ExprId declared;  // a derived dim: fn(root), the relation its Dim declares
+  // The size over its root Dim as the spec declares it (EqualityConstraint's _rewrite): a
+  // named Dim is its root's canonical symbol, a derived dim fn(that symbol); none otherwise.
+  ExprId canon;
 };
 
 // The accepted examples in the order the check tries them: those whose spec'd dims are all
@@ -88,7 +91,10 @@ class Checker {
       std::span<const SpecDim> dims = g_.spec_dims(ph);
       for (uint32_t d = 0; d < sizes.size(); ++d) {
         Tracked t{p, d, fmt::format("L['{}'].size()[{}]", g_.node_name(g_.placeholder_node(ph)), d), {}, sizes[d],
-                  ar_.kind(sizes[d]) != ExprKind::Symbol, {}, HintKind::Static, false, ExprId()};
+                  ar_.kind(sizes[d]) != ExprKind::Symbol, {}, HintKind::Static, false, ExprId(), ExprId()};
+        if (d < dims.size() && dims[d].sym.valid() && !g_.sym_name(dims[d].sym).empty())
+          t.canon = ar_.add(ar_.mul(ar_.integer(fn_of(ph, d).mul), canonical_root(g_.sym_name(dims[d].sym))),
+                            ar_.integer(fn_of(ph, d).add));
         t.debug = t.source;
         const SpecDimFn fn = g_.spec_dim_fn(ph, d);
         if (d < dims.size() && dims[d].sym.valid() && !fn.identity()) {
@@ -99,7 +105,10 @@ class Checker {
           t.debug = dim_name(ref);
           t.c = {Constraint::Kind::Strict, dim_min(ref), dim_max(ref)};
           source_to_debug_.emplace_back(t.source, t.debug);
-          const ExprId r = prop_.spec_symbol(root);
+          // the root as the guards left it: `dx - 1` replaces the larger-hinted root by the
+          // derived size + 1 (no root symbol then, and no phantom)
+          ExprId r = prop_.spec_symbol(root);
+          if (r.valid()) r = env_.simplify(env_.replace(r));
           if (r.valid()) {
             t.declared = env_.simplify(env_.replace(ar_.add(ar_.mul(ar_.integer(fn.mul), r), ar_.integer(fn.add))));
             if (ar_.kind(r) == ExprKind::Symbol && std::find(roots_.begin(), roots_.end(), r) == roots_.end()) {
@@ -157,6 +166,21 @@ class Checker {
                     !constraints_[i].empty()});
     }
     dc_.emplace(ar_, std::move(ds));
+  }
+
+  SpecDimFn fn_of(PlaceholderId ph, uint32_t d) const { return g_.spec_dim_fn(ph, d); }
+  // A free symbol standing for root Dim `name` in the declared relations (not an identifier,
+  // so never one of the ShapeEnv's symbols).
+  ExprId canonical_root(std::string_view name) {
+    return ar_.symbol(fmt::format("{}@root", name), SymbolKind::Free, kFactInteger | kFactPositive);
+  }
+  // EqualityConstraint.is_derived: `t` is its value over `other`'s symbol `sym`, and that is
+  // what the spec declares of both (`x = y + 1` where y is `dx - 1` and x is `dx`).
+  bool declared_relation(const Tracked& t, const Tracked& other, ExprId sym) {
+    if (!t.canon.valid() || !other.canon.valid()) return false;
+    const ExprId mapped = ar_.expand(ar_.substitute(t.value, std::span<const ExprId>(&sym, 1),
+                                                    std::span<const ExprId>(&other.canon, 1)));
+    return mapped == ar_.expand(t.canon);
   }
 
   int symbol_index(ExprId s) const {
@@ -228,6 +252,7 @@ class Checker {
       if (i < 0 || constraints_[size_t(i)].empty()) continue;
       const Tracked& other = tracked_[first_source_[size_t(i)]];
       if (other.c.kind != Constraint::Kind::Strict) continue;
+      if (declared_relation(t, other, free[0])) continue;
       if (ar_.kind(t.value) == ExprKind::Symbol) {
         if (t.debug == other.debug) continue;  // one Dim used twice: declared equal
         violate(ViolationKind::Related, t,

@@ -106,6 +106,8 @@ KNOWN.update({f"violation:{g}:own:fixes": _MIN_FIX for g in (
     "efficientnet_b0", "mnasnet0_5", "mobilenet_v3_small", "regnet_y_400mf", "resnet18", "resnext50_32x4d",
     "lraspp_mobilenet_v3_large")})
 KNOWN["violation:googlenet:own:fixes"] = _ROOT_PRINT
+# data/differential/derived_dims: z = 2*r + 1 with the relation dropped (`z_0` odd: a congruence root)
+KNOWN["violation:diff_derived_phantom_odd:unrelated:fixes"] = _ROOT_PRINT
 KNOWN["violation:fcn_resnet50:own:fixes"] = _OPEN_FCN_HEIGHT
 
 # --- propagation (torchref_prop): guards, by the PyTorch 2.13 code that records them ---

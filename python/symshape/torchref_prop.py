@@ -61,11 +61,31 @@ class _Recorder(torch.fx.Interpreter):
         return out
 
 
+def _derived_dims(spec):
+    """{derived name: _DerivedDim} of the spec's `derived` lists, as PyTorch's own loader
+    reconstructs them (`_load_dynamic_shapes`: the expression divided by its root)."""
+    from torch._export.serde.dynamic_shapes import DynamicShapesSpec, RootDim, _load_dynamic_shapes
+    dims = spec.get("dims", {}) if spec else {}
+    names = [d for v in dims.values() for d in v.get("derived", [])]
+    if not names:
+        return {}
+    loaded = _load_dynamic_shapes(DynamicShapesSpec(dynamic_shapes={"_": names},
+                                                    dims={k: RootDim(**v) for k, v in dims.items()}))
+    return dict(zip(names, loaded["_"]))
+
+
 def _fake_inputs(shape_env, mode, placeholders, spec, sizes):
-    """Fake tensors for the placeholders, export's way (see the module docstring)."""
+    """Fake tensors for the placeholders, export's way (see the module docstring), and the
+    EqualityConstraint of the spec's derived dims (None without any): a derived dim's input
+    size is its own symbol with the derived range, related to its root (the first input dim
+    using the root directly, or a phantom symbol made after every input, as
+    torch.export.dynamic_shapes._process_equalities does) when produce_guards checks it."""
     dims = spec.get("dims", {}) if spec else {}
     rows = spec.get("dynamic_shapes", {}) if spec else {}
+    derived = _derived_dims(spec)
     by_name = {}
+    root_source = {}
+    uses = []  # (source, derived Dim, size)
     inputs = []
     for name, dtype in placeholders:
         row = rows.get(name) or []
@@ -78,18 +98,46 @@ def _fake_inputs(shape_env, mode, placeholders, spec, sizes):
             if entry in by_name:
                 shape.append(by_name[entry])
                 continue
-            rng = dims.get(entry, {})
-            hi = rng.get("max")
-            constraint = StrictMinMaxConstraint(
-                vr=ValueRanges(lower=rng.get("min", 0), upper=int_oo if hi is None else hi), warn_only=False)
             source = TensorPropertySource(LocalSource(name), TensorProperty.SIZE, d)
+            if entry in derived:
+                dim = derived[entry]
+                lo, hi = dim.min, dim.max
+                uses.append((source, dim, value))
+            else:
+                rng = dims.get(entry, {})
+                lo, hi = rng.get("min", 0), rng.get("max")
+                hi = int_oo if hi is None else hi
+                root_source.setdefault(entry, source)
+            constraint = StrictMinMaxConstraint(vr=ValueRanges(lower=lo, upper=hi), warn_only=False)
             sym = shape_env.create_symbol(value, source, dynamic_dim=DimDynamic.DYNAMIC, constraint_dim=constraint)
             symint = shape_env.create_symintnode(sym, hint=value, source=source)
             by_name[entry] = symint
             shape.append(symint)
         with mode:
             inputs.append(torch.empty(shape, dtype=dtype))
-    return inputs
+    if not uses:
+        return inputs, None
+    from torch._dynamo.source import ConstantSource
+    from torch.fx.experimental.symbolic_shapes import EqualityConstraint
+    phantoms, derived_equalities = {}, []
+    for source, dim, value in uses:
+        root_name = dim.root.__name__
+        root = root_source.get(root_name)
+        if root is None:
+            if root_name not in phantoms:
+                # _PhantomRoot: the root's range, the value solved from the first derived use
+                x = sympy.Symbol(root_name, integer=True)
+                val = int(sympy.solve(dim.fn(x) - value, x)[0])
+                hi = int_oo if dim.root.max is int_oo else dim.root.max
+                phantoms[root_name] = shape_env.create_symbol(
+                    val, ConstantSource(root_name), dynamic_dim=DimDynamic.DYNAMIC,
+                    constraint_dim=StrictMinMaxConstraint(vr=ValueRanges(lower=dim.root.min, upper=hi),
+                                                          warn_only=False))
+            root = phantoms[root_name]
+        derived_equalities.append((source, root, dim.fn))
+    return inputs, EqualityConstraint(source_pairs=[], derived_equalities=derived_equalities,
+                                      phantom_symbols=list(phantoms.values()), relaxed_sources=set(),
+                                      warn_only=False)
 
 
 def torch_propagate(doc, example):
@@ -98,12 +146,13 @@ def torch_propagate(doc, example):
     gm, placeholders = to_graph_module(doc)
     shape_env = ShapeEnv()
     mode = FakeTensorMode(shape_env=shape_env, allow_non_fake_inputs=True)
-    inputs = _fake_inputs(shape_env, mode, placeholders, doc.get("dynamic_shapes"), example["inputs"])
+    inputs, equalities = _fake_inputs(shape_env, mode, placeholders, doc.get("dynamic_shapes"), example["inputs"])
     rec = _Recorder(gm, shape_env)
     with mode:
         rec.run(*inputs)
     # ignore_static=False: symshape's guard text also checks static sizes and strides
-    guards = shape_env.produce_guards(inputs, [LocalSource(n) for n, _ in placeholders], ignore_static=False)
+    guards = shape_env.produce_guards(inputs, [LocalSource(n) for n, _ in placeholders], ignore_static=False,
+                                      equalities_inputs=equalities)
     sources = {sym: srcs[0].name for sym, srcs in shape_env.var_to_sources.items() if srcs}
     return {"values": rec.results, "guards": guards, "sources": sources, "env": shape_env,
             "origins": _printed_origins(shape_env, rec.origins)}

@@ -208,13 +208,19 @@ TEST(DerivedDims, RangesFollowTheRoot) {
                  "a");
   Model mm(minus_one,
            R"({"dynamic_shapes": {"x": ["dx"], "y": ["dx - 1"]}, "dims": {"dx": {"min": 1, "max": 20, "derived": ["dx - 1"]}}})");
+  // PyTorch 2.13 (torchref_prop at x=6, y=5): Eq(s_y, s_x - 1) replaces the larger-hinted s_x
+  // by s_y + 1, so y's own symbol (s17, as PyTorch names it) carries the range [2, 19] and x's
+  // [3, 20]: guards `L['x'].size()[0] == 1 + L['y'].size()[0]`, `2 <= L['y'].size()[0] and
+  // L['y'].size()[0] <= 19`, output size s17.
   PropResult r = mm.run({{6}, {5}}, "dx");
   ASSERT_TRUE(r.ok) << r.message;
-  EXPECT_EQ(r.out, (std::vector<std::string>{"dx - 1"}));
+  EXPECT_EQ(r.out, (std::vector<std::string>{"s17"}));
+  EXPECT_EQ(r.out_values, (std::vector<int64_t>{5}));
   ASSERT_TRUE(r.root_range.has_value());
   EXPECT_EQ(r.root_range->lo.str(), "3");
   EXPECT_EQ(r.root_range->hi.str(), "20");
-  EXPECT_TRUE(has(r.guards, "3 <= L['x'].size()[0] and L['x'].size()[0] <= 20")) << testing::PrintToString(r.guards);
+  EXPECT_TRUE(has(r.guards, "L['x'].size()[0] == 1 + L['y'].size()[0]")) << testing::PrintToString(r.guards);
+  EXPECT_TRUE(has(r.guards, "2 <= L['y'].size()[0] and L['y'].size()[0] <= 19")) << testing::PrintToString(r.guards);
 }
 
 // A derived dim met before the input that uses its root directly: the root is that input's
