@@ -254,8 +254,25 @@ def _expr(s):
     return getattr(node, "expr", None)
 
 
+def _linear(e, sym):
+    """(mul, add) of e == mul*sym + add with integer mul and add, else None."""
+    import sympy
+    e = sympy.expand(e)
+    if e.free_symbols - {sym}:
+        return None
+    mul, add = e.coeff(sym, 1), e.subs(sym, 0)
+    if not (mul.is_Integer and add.is_Integer) or sympy.expand(mul * sym + add - e) != 0:
+        return None
+    return int(mul), int(add)
+
+
 def _user_dim_names(names, shapes, dynamic_shapes):
-    """symbol name -> the name of the user's Dim (top-level inputs; dict by name or by position)."""
+    """symbol -> (name of the user's root Dim, a, c): the symbol is a*R + c over that Dim R
+    (top-level inputs; dict by name or by position). A Dim the program's size is
+    (`s0` for Dim('b')) gives (b, 1, 0); a derived Dim too (`s0 + 1` for b + 1 gives s0 = b), and
+    so does a size export rewrote over the smaller derived input (b's input is `s1 + 1` when
+    `b - 1` is s1: s1 = b - 1)."""
+    import sympy
     rename = {}
     if dynamic_shapes is None:
         return rename
@@ -270,8 +287,19 @@ def _user_dim_names(names, shapes, dynamic_shapes):
             root = getattr(dim, "root", dim)  # a derived Dim names its root's symbol
             label = getattr(root, "__name__", None)
             e = _expr(shapes[name][d]) if isinstance(d, int) and d < len(shapes[name]) else None
-            if label and label.isidentifier() and e is not None and len(e.free_symbols) == 1:
-                rename[str(next(iter(e.free_symbols)))] = label
+            if not (label and label.isidentifier() and e is not None and len(e.free_symbols) == 1):
+                continue
+            sym = next(iter(e.free_symbols))
+            r = sympy.Symbol(label, integer=True)
+            user = _linear(dim.fn(r), r) if hasattr(dim, "fn") and hasattr(dim, "root") else (1, 0)
+            prog = _linear(e, sym)
+            if user is None or prog is None or str(sym) in rename:
+                continue
+            # prog_mul*sym + prog_add == user_mul*R + user_add: sym = a*R + c when integral
+            (m, k), (p, q) = user, prog
+            if m % p or (k - q) % p or m // p < 1:
+                continue
+            rename[str(sym)] = (label, m // p, (k - q) // p)
     return rename
 
 
@@ -283,35 +311,79 @@ def _bound(v):
 
 
 def _program_spec(shapes, range_constraints, rename):
+    """The DynamicShapesSpec of the program's input sizes: a symbol (or an integral linear
+    function of it, `s0 + 1`, `2*s0`) is a Dim / a derived Dim of its root, named after the
+    user's Dim where `rename` (_user_dim_names) has one; the root's range from
+    range_constraints. A size in two or more symbols (OPT's `past + q`) has no Dim form:
+    refused by name."""
+    import sympy
     ranges = {str(k): v for k, v in range_constraints.items()}
+    # a derived Dim's entry (`2*s0 + 1: [1, int_oo]`) keeps the user's range where the root's
+    # own entry is the traced one ([2, int_oo] for a phantom root): the root's min is the lower
+    # of the two
+    derived_lo = {}
+    for k, v in range_constraints.items():
+        if getattr(k, "is_Symbol", True) or len(getattr(k, "free_symbols", ())) != 1:
+            continue
+        sym = next(iter(k.free_symbols))
+        lin, lo = _linear(k, sym), _bound(v.lower)
+        if lin is not None and lin[0] >= 1 and lo is not None:
+            cand = -((lin[1] - lo) // lin[0])  # ceil((lo - add) / mul)
+            derived_lo[str(sym)] = min(cand, derived_lo.get(str(sym), cand))
     dyn, dims = {}, {}
 
     def root_entry(sym):
-        r = ranges.get(sym)
-        lo = _bound(r.lower) if r is not None else 1
-        hi = _bound(r.upper) if r is not None else None
-        return dims.setdefault(rename.get(sym, sym), {"min": lo, "max": hi, "derived": []})
+        """(root name, a, c) with sym == a*root + c; the root's dims entry made on first use."""
+        label, a, c = rename.get(sym, (sym, 1, 0))
+        if label not in dims:
+            r = ranges.get(sym)
+            lo = _bound(r.lower) if r is not None else 1
+            if sym in derived_lo and (lo is None or derived_lo[sym] < lo):
+                lo = max(derived_lo[sym], 0)
+            hi = _bound(r.upper) if r is not None else None
+            # sym in [lo, hi] and sym == a*root + c: root in [ceil((lo - c)/a), floor((hi - c)/a)]
+            lo = -((c - lo) // a) if lo is not None else None
+            hi = (hi - c) // a if hi is not None else None
+            dims[label] = {"min": max(lo, 0) if lo is not None else 0, "max": hi, "derived": []}
+        return label, a, c
 
     for name, shape in shapes.items():
         row = []
-        for s in shape:
+        for d, s in enumerate(shape):
             if isinstance(s, int):
                 row.append(int(s))
                 continue
             e = _expr(s)
             if e is None or e.is_Symbol:
                 sym = str(e if e is not None else s)
-                root_entry(sym)
-                row.append(rename.get(sym, sym))
-                continue
+                e = sympy.Symbol(sym, integer=True)
             if e.is_number:
                 row.append(int(e))
                 continue
             if len(e.free_symbols) != 1:
-                raise RuntimeError(f"input '{name}' has size {e}, not a Dim or a derived Dim of one")
-            # fx-graph-json v1 has no derived dims (the engine's loader refuses them): named, not guessed
-            root = str(next(iter(e.free_symbols)))
-            raise RuntimeError(f"input '{name}' has the derived size {e} (of {rename.get(root, root)}); "
-                               f"fx-graph-json v1 specs have no derived dims")
+                roots = " and ".join(sorted({rename.get(str(x), (str(x),))[0] for x in e.free_symbols}))
+                raise RuntimeError(f"input '{name}' has size {e} (dim {d}, over {roots}): a size in several "
+                                   f"Dims has no DynamicShapesSpec form (a Dim or a derived Dim of one root)")
+            sym = next(iter(e.free_symbols))
+            label, a, c = root_entry(str(sym))
+            lin = _linear(e, sym)
+            if lin is None:
+                raise RuntimeError(f"input '{name}' has size {e} (dim {d}), not a Dim or a derived Dim of one")
+            mul, add = lin[0] * a, lin[0] * c + lin[1]  # over the root: mul*root + add
+            if mul < 1:
+                raise RuntimeError(f"input '{name}' has size {e} (dim {d}), a decreasing function of "
+                                   f"{label}: derived Dims are increasing")
+            if (mul, add) == (1, 0):
+                row.append(label)
+                continue
+            # PyTorch's name of the derived Dim: str(fn(sympify(root))) (Dim._derived_name)
+            text = str(mul * sympy.Symbol(label) + add)
+            entry = dims[label]
+            if mul * entry["min"] + add < 0:
+                raise RuntimeError(f"input '{name}' has size {e} (dim {d}) = {text} whose min "
+                                   f"{mul * entry['min'] + add} is negative for {label} >= {entry['min']}")
+            if text not in entry["derived"]:
+                entry["derived"] = sorted(entry["derived"] + [text])
+            row.append(text)
         dyn[name] = row
     return spec_json(dyn, dims)

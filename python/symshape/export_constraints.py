@@ -9,6 +9,8 @@ requires (its ranges and guards/asserts) but not that guard."""
 import re
 from dataclasses import dataclass
 
+from .fxjson import spec_leaf
+
 _SRC = re.compile(r"L\['([^']+)'\]\.size\(\)\[(\d+)\]")
 
 
@@ -54,10 +56,43 @@ def torch_constraints(ep, names):
             if e is not None and e.is_Symbol and e not in symbols:
                 symbols[e] = f"{name}.size()[{i}]"
     ranges = {}
-    for sym, vr in dict(ep.range_constraints).items():
+    rc = dict(ep.range_constraints)
+    for sym, vr in rc.items():
         if sym in symbols:
             ranges[symbols[sym]] = (_bound(vr.lower), _bound(vr.upper))
+    # a derived dim's input size (`s0 + 1`, `2*s0`): its own entry of range_constraints, or
+    # fn(root's range)
+    for name, node in zip(names, user):
+        val = node.meta.get("val")
+        for i, s in enumerate(getattr(val, "shape", ())):
+            e = getattr(getattr(s, "node", None), "expr", None)
+            src = f"{name}.size()[{i}]"
+            if e is None or e.is_Symbol or e.is_number or len(e.free_symbols) != 1 or src in ranges:
+                continue
+            if e in rc:
+                ranges[src] = (_bound(rc[e].lower), _bound(rc[e].upper))
+                continue
+            sym = next(iter(e.free_symbols))
+            mul, add = e.coeff(sym, 1), e.subs(sym, 0)
+            if sym in rc and mul.is_Integer and add.is_Integer and mul > 0:
+                lo, hi = _bound(rc[sym].lower), _bound(rc[sym].upper)
+                ranges[src] = (None if lo is None else int(mul * lo + add), None if hi is None else int(mul * hi + add))
     asserts = []
+    # a size the program writes over another input's symbol (`s0 + 1`, `2*s0`: a derived Dim)
+    # is a relation of the program itself: an assert `src == expr` over a symbol of its own
+    import sympy
+    for name, node in zip(names, user):
+        val = node.meta.get("val")
+        for i, s in enumerate(getattr(val, "shape", ())):
+            e = getattr(getattr(s, "node", None), "expr", None)
+            if e is None or e.is_Symbol or e.is_number or not e.free_symbols <= set(symbols):
+                continue
+            own = sympy.Symbol(f"_input_{name}_{i}", integer=True)
+            symbols[own] = f"{name}.size()[{i}]"
+            text = str(e)
+            for sym, src in symbols.items():
+                text = re.sub(rf"\b{re.escape(str(sym))}\b", src, text)
+            asserts.append((f"{name}.size()[{i}] == {text}", sympy.Eq(own, e)))
     for n in ep.graph_module.graph.nodes:
         if n.op == "call_function" and str(n.target) == "aten._assert_scalar.default":
             a = n.args[0]
@@ -105,8 +140,11 @@ def engine_constraints(graph, sizes):
     ranges = {}
     for name, row in spec["dynamic_shapes"].items():
         for i, d in enumerate(row):
-            if isinstance(d, str) and d in spec["dims"]:
-                ranges[f"{name}.size()[{i}]"] = (spec["dims"][d]["min"], spec["dims"][d]["max"])
+            leaf = spec_leaf(spec, d) if isinstance(d, str) else None
+            if leaf is not None:  # a derived Dim's range is fn(root's range)
+                root, mul, add = leaf
+                lo, hi = spec["dims"][root]["min"], spec["dims"][root]["max"]
+                ranges[f"{name}.size()[{i}]"] = (mul * lo + add, None if hi is None else mul * hi + add)
     # torch.export traces with the backend flags off: its conv asks no mkldnn question
     p = graph.propagate(sizes=sizes, host="export")
     guards = []
@@ -121,6 +159,8 @@ def engine_constraints(graph, sizes):
             if src not in ranges:
                 continue  # a static size's equality: no range to compare
             old_lo, old_hi = ranges[src]
+            if lo == 2 and old_lo is not None and old_lo < 2:
+                lo = None  # 0/1 are allowed at runtime: range_constraints keep the Dim's min (make_constraints)
             lo = old_lo if lo is None else (lo if old_lo is None else max(lo, old_lo))
             hi = old_hi if hi is None else (hi if old_hi is None else min(hi, old_hi))
             ranges[src] = (lo, hi)

@@ -47,6 +47,24 @@ def spec_json(dynamic_shapes, dims):
     return {"dynamic_shapes": dynamic_shapes, "dims": dims}
 
 
+# A derived Dim's name as PyTorch prints it (Dim._derived_name, sympy's str): `b + 1`, `b - 1`,
+# `2*b`, `2*b + 2` (the only form fx-graph-json's `derived` lists hold; docs/formats.md).
+_DERIVED = re.compile(r"^(?:(\d+)\*)?([A-Za-z_][A-Za-z0-9_]*)(?: ([+-]) (\d+))?$")
+
+
+def spec_leaf(spec, leaf):
+    """(root, mul, add) of a dynamic_shapes leaf: a root Dim of `spec["dims"]` is (name, 1, 0), a
+    derived Dim listed under its root is `mul*root + add`; None for anything else."""
+    dims = spec.get("dims") or {}
+    if leaf in dims:
+        return leaf, 1, 0
+    m = _DERIVED.match(leaf) if isinstance(leaf, str) else None
+    if m is None or m.group(2) not in dims or leaf not in (dims[m.group(2)].get("derived") or []):
+        return None
+    add = int(m.group(4) or 0)
+    return m.group(2), int(m.group(1) or 1), -add if m.group(3) == "-" else add
+
+
 def write_whole(path, text):
     """Write `text` to `path` through a temporary file and a rename."""
     d = os.path.dirname(os.path.abspath(path))

@@ -7,7 +7,7 @@ import re
 
 import torch
 
-from .fxjson import dtype_str
+from .fxjson import dtype_str, spec_leaf
 
 _OPERATORS = {"getitem": operator.getitem, "add": operator.add, "sub": operator.sub, "mul": operator.mul,
               "floordiv": operator.floordiv, "truediv": operator.truediv, "mod": operator.mod, "neg": operator.neg,
@@ -108,10 +108,17 @@ def in_spec(doc, sizes):
                 if d != entry:
                     return False
                 continue
-            if seen.setdefault(entry, d) != d:
+            leaf = spec_leaf(spec, entry)
+            if leaf is None:
                 return False
-            rng = spec["dims"][entry]
-            if d < rng["min"] or (rng["max"] is not None and d > rng["max"]):
+            root, mul, add = leaf  # a derived Dim (`b + 1`): the root's value solved from d
+            if (d - add) % mul:
+                return False
+            v = (d - add) // mul
+            if seen.setdefault(root, v) != v:
+                return False
+            rng = spec["dims"][root]
+            if v < rng["min"] or (rng["max"] is not None and v > rng["max"]):
                 return False
     return True
 

@@ -1,7 +1,9 @@
 """symshape.export through PyTorch 2.x's torch.export.export (real ExportedPrograms, nothing
 mocked): a branch on a size becomes the spec's range (the engine rejects the other side) or
 torch.export's refusal reaches the user as ExportError; stock LSTM/GRU, a CNN and a
-transformer block export with dynamic batch/seq and agree with PyTorch node by node."""
+transformer block export with dynamic batch/seq and agree with PyTorch node by node; derived
+dims (`b + 1`, `n - 1`, `2*m`, `2*r + 1`) export as derived dims of their root and verify node by
+node, a size in two roots is refused by name."""
 import json
 import math
 
@@ -145,14 +147,95 @@ def test_transformer_block_dynamic_batch_and_seq():
     assert all(e.nodes_checked > 10 and not e.node_diffs for e in r.examples)
 
 
-def test_kwargs_and_derived_dim_refused_by_name():
+class CatKw(nn.Module):
+    def forward(self, x, *, y):  # y keyword-only: export's kwargs
+        return torch.cat([x + y[1:], y], 0)
+
+
+class SliceMul(nn.Module):
+    def forward(self, x, y):
+        return x[1:] * y
+
+
+class ViewAdd(nn.Module):
+    def forward(self, x, z):
+        return z.view(-1, 2, 3) + x.unsqueeze(1)
+
+
+class OddView(nn.Module):
+    def forward(self, z):
+        return z[1:].view(-1, 2, 3)
+
+
+def _t(*shape):
+    return torch.randn(*shape)
+
+
+_B = Dim("b", min=2, max=64)
+_N = Dim("n", min=2, max=32)
+_M = Dim("m")
+
+
+# Derived dims of one root export as derived dims of the root's name (PyTorch's text, listed
+# under the root), and verify node by node at several sizes: the root used first (b + 1, a
+# keyword input), a root export rewrites over the smaller derived input (n - 1: x's size is
+# s + 1 in the program), a root used by a later input (2*m), a phantom root (2*r + 1). Sizes
+# off the relation or the range are refused by both (PyTorch's own error) or out of the spec.
+@pytest.mark.parametrize("model, examples, kwargs, shapes, spec", [
+    (CatKw(), [(_t(4, 3),), (_t(7, 3),), (_t(2, 3),), (_t(4, 3),)],
+     [{"y": _t(5, 3)}, {"y": _t(8, 3)}, {"y": _t(3, 3)}, {"y": _t(6, 3)}],
+     {"x": {0: _B}, "y": {0: _B + 1}},
+     {"dynamic_shapes": {"x": ["b", 3], "y": ["b + 1", 3]}, "dims": {"b": {"min": 2, "max": 64, "derived": ["b + 1"]}}}),
+    (SliceMul(), [(_t(5, 3), _t(4, 3)), (_t(9, 3), _t(8, 3)), (_t(32, 3), _t(31, 3)), (_t(33, 3), _t(32, 3))], None,
+     {"x": {0: _N}, "y": {0: _N - 1}},
+     {"dynamic_shapes": {"x": ["n", 3], "y": ["n - 1", 3]}, "dims": {"n": {"min": 2, "max": 32, "derived": ["n - 1"]}}}),
+    (ViewAdd(), [(_t(3, 3), _t(6, 3)), (_t(5, 3), _t(10, 3)), (_t(2, 3), _t(4, 3)), (_t(5, 3), _t(12, 3))], None,
+     {"x": {0: _M}, "z": {0: 2 * _M}},
+     {"dynamic_shapes": {"x": ["m", 3], "z": ["2*m", 3]}, "dims": {"m": {"min": 0, "max": None, "derived": ["2*m"]}}}),
+    (OddView(), [(_t(5, 3),), (_t(9, 3),), (_t(101, 3),), (_t(6, 3),)], None,
+     {"z": {0: 2 * Dim("r") + 1}},
+     {"dynamic_shapes": {"z": ["2*r + 1", 3]}, "dims": {"r": {"min": 0, "max": None, "derived": ["2*r + 1"]}}}),
+], ids=["plus_one_kwarg", "minus_one", "double_later_root", "phantom_odd"])
+def test_derived_dims_export_and_verify(model, examples, kwargs, shapes, spec):
+    if kwargs is None:
+        text = symshape.export(model, examples[0], dynamic_shapes=shapes)
+    else:
+        text = symshape.export(model, examples[0], kwargs[0], dynamic_shapes=shapes)
+    assert json.loads(text)["dynamic_shapes"] == spec
+    if kwargs is not None:
+        return  # verify takes positional examples; the kwarg export itself is the check
+    r = symshape.verify(model, examples, dynamic_shapes=shapes)
+    assert json.loads(r.text)["dynamic_shapes"] == spec
+    assert [e.outcome for e in r.examples] == ["correct"] * len(examples), r.details()
+    assert [e.engine_accepted for e in r.examples] == [True, True, True, False], r.details()
+    assert all(e.nodes_checked >= 3 and not e.node_diffs for e in r.examples[:3]), r.details()
+    assert r.constraint_differences == [], r.details()
+
+
+def test_derived_dim_guards_are_produce_guards():
     class Cat(nn.Module):
-        def forward(self, x, *, y):
-            return torch.cat([x, y], 0)
-    b = Dim("b")
-    with pytest.raises(ExportError, match=r"derived size s\d+ \+ 1 \(of b\).*no derived dims"):
-        symshape.export(Cat(), (torch.randn(4, 3),), {"y": torch.randn(5, 3)},
-                           dynamic_shapes={"x": {0: b}, "y": {0: b + 1}})
+        def forward(self, x, y):
+            return torch.cat([x + y[1:], y], 0)
+    examples = [(_t(4, 3), _t(5, 3)), (_t(7, 3), _t(8, 3)), (_t(64, 3), _t(65, 3)), (_t(4, 3), _t(6, 3))]
+    r = symshape.verify(Cat(), examples, dynamic_shapes={"x": {0: _B}, "y": {0: _B + 1}})
+    assert [e.outcome for e in r.examples] == ["correct"] * 4, r.details()
+    assert [e.engine_accepted for e in r.examples] == [True, True, True, False]
+    assert all(e.nodes_checked >= 4 and not e.node_diffs for e in r.examples[:3]), r.details()
+    # the guards are produce_guards': the relation as a source equality, the range on the root
+    g = symshape.load(r.text.encode()).propagate(sizes={"x": [4, 3], "y": [5, 3]}).guards
+    assert "L['y'].size()[0] == 1 + L['x'].size()[0]" in g
+    assert "2 <= L['x'].size()[0] and L['x'].size()[0] <= 64" in g
+
+
+def test_size_in_two_roots_is_refused_by_name():
+    # z's length is x's + y's (OPT's mask length = past + q): no Dim or derived Dim of one root
+    class Sum(nn.Module):
+        def forward(self, x, y, z):
+            return torch.cat([x, y], 0) + z
+    with pytest.raises(ExportError, match=r"input 'z' has size s\d+ \+ s\d+ \(dim 0, over a and b\): a size in "
+                                          r"several Dims has no DynamicShapesSpec form"):
+        symshape.export(Sum(), (_t(3, 4), _t(5, 4), _t(8, 4)),
+                        dynamic_shapes={"x": {0: Dim("a")}, "y": {0: Dim("b")}, "z": {0: Dim.AUTO}})
 
 
 def test_runtime_assert_is_never_dropped():

@@ -353,8 +353,9 @@ PYG = {
 # name -> reason: each still fails (strict xfail), see /work/notes/models_catalogue.md
 XFAIL = {
     "opt": "OPT derives positions from the attention mask (cumsum), so torch.export ties the mask length to "
-           "past + q: the program's input size s_past + s_q is a sum of two dims, which fx-graph-json v1 "
-           "specs cannot hold (symshape.export refuses it by name: 'not a Dim or a derived Dim of one')",
+           "past + q: the program's input size s_past + s_q is a sum of two dims, which no DynamicShapesSpec "
+           "entry (a Dim or a derived Dim of one root) can hold (symshape.export refuses it by name: 'a size in "
+           "several Dims has no DynamicShapesSpec form')",
 }
 
 
