@@ -27,7 +27,8 @@ mkdir -p "${SEEDS}/json" "${SEEDS}/fb" "${BUILD}/corpus/json" "${BUILD}/corpus/f
 # Visible graphs up to 128 KB: the large ones add no new constructs, only make every
 # execution (parse + two round trips) slower.
 mapfile -t visible < <(find "${SHARED}/corpus/visible" -name '*.graph.json' -size -128k | sort)
-json_seeds=("${visible[@]}" "${ROOT}"/tests/graph/data/*.graph.json)
+# the derived-dims graphs: non-empty `derived` lists, and version-2 graph.fb / corpus.fb seeds
+json_seeds=("${visible[@]}" "${ROOT}"/tests/graph/data/*.graph.json "${ROOT}"/data/differential/derived_dims/*.graph.json)
 cp "${json_seeds[@]}" "${ROOT}"/tests/graph/malformed/*.graph.json "${SEEDS}/json/"
 # ASan's leak check is off for the seed tool only: it is not what is being tested.
 ASAN_OPTIONS=detect_leaks=0 "${BUILD}/fuzz/fuzz_make_seeds" "${SEEDS}/fb" "${json_seeds[@]}"
