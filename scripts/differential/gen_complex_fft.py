@@ -384,21 +384,7 @@ def main():
     out = args[0] if args else os.path.join(root, "data", "differential", "complex_fft")
     if "--diff" in sys.argv[1:]:
         return diff_versions(out)
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    for fn in GRAPHS:
-        g = fn()
-        path = os.path.join(out, g.name + ".graph.json")
-        with open(path, "w") as f:
-            json.dump(g.to_json(), f, separators=(", ", ": "))
-            f.write("\n")
-        nok = sum(e["ok"] for e in g.examples)
-        nin = sum(e["in_spec"] for e in g.examples)
-        print(f"{g.name}: {len(g.examples)} examples, {nin} in spec, {nok} ok", file=sys.stderr)
-        for e in g.examples:
-            if not e["ok"]:
-                print(f"   {e['inputs']} in_spec={e['in_spec']} {e['error_node']}: {e['error'][:110]}",
-                      file=sys.stderr)
+    base.write_graphs(GRAPHS, out)
 
 
 if __name__ == "__main__":

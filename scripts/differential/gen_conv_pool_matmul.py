@@ -1430,12 +1430,13 @@ def conv_transpose_channels_last():
     return g
 
 
-def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "data", "differential", "conv_pool_matmul")
+def write_graphs(graphs, out):
+    """Seeds torch, builds every graph function of `graphs` in order and writes OUT/<name>.graph.json,
+    listing each graph's examples (and every rejected one) on stderr. Shared by the generators
+    that build on this one (gen_complex_fft.py, gen_derived_dims.py)."""
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
-    for fn in GRAPHS:
+    for fn in graphs:
         g = fn()
         path = os.path.join(out, g.name + ".graph.json")
         with open(path, "w") as f:
@@ -1448,6 +1449,12 @@ def main():
             if not e["ok"]:
                 print(f"   {e['inputs']} in_spec={e['in_spec']} {e['error_node']}: {e['error'][:110]}",
                       file=sys.stderr)
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "data", "differential", "conv_pool_matmul")
+    write_graphs(GRAPHS, out)
 
 
 if __name__ == "__main__":

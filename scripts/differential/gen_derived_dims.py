@@ -16,7 +16,6 @@ gen_conv_pool_matmul.py's; `in_spec` here also solves each derived dim for its r
 integer in the root's range, equal for every use). The committed JSON is the test data (ctest
 conform_differential_derived_dims); CI has no torch.
 """
-import json
 import os
 import re
 import sys
@@ -174,21 +173,7 @@ def derived_minus_two_roots():
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "data", "differential", "derived_dims")
-    os.makedirs(out, exist_ok=True)
-    torch.manual_seed(0)
-    for fn in GRAPHS:
-        g = fn()
-        path = os.path.join(out, g.name + ".graph.json")
-        with open(path, "w") as f:
-            json.dump(g.to_json(), f, separators=(", ", ": "))
-            f.write("\n")
-        nok = sum(e["ok"] for e in g.examples)
-        nin = sum(e["in_spec"] for e in g.examples)
-        print(f"{g.name}: {len(g.examples)} examples, {nin} in spec, {nok} ok", file=sys.stderr)
-        for e in g.examples:
-            if not e["ok"]:
-                print(f"   {e['inputs']} in_spec={e['in_spec']} {e['error_node']}: {e['error'][:110]}",
-                      file=sys.stderr)
+    base.write_graphs(GRAPHS, out)
 
 
 if __name__ == "__main__":
