@@ -101,6 +101,15 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
   return view_d == -1;
 }
 
+// Whether a size, stride or target length holds a data-dependent (unbacked) symbol.
+static bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                  std::span<const ExprId> shape) {
+  for (auto span : {sizes, strides, shape})
+    for (ExprId e : span)
+      if (ar.facts(e) & kFactHasUnbacked) return true;
+  return false;
+}
+
 // torch/_refs/__init__.py _reshape_view_helper + _reshape_view_helper_core_alg (PyTorch
 // 2.x; FakeTensorMode's aten.view / aten._unsafe_view, fake_impls.py _view_meta): the
 // questions the greedy split/flatten algorithm asks, in its order. Only guards are
@@ -111,10 +120,8 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
   const ExprId one = ar.one(), zero = ar.zero();
   // an inferred example where infer_size failed: PyTorch raised before these questions
   if (ctx.node_failed_a_check()) return;
-  // an unbacked input or shape takes _view_unbacked_meta instead (not modelled here)
-  for (auto span : {sizes, strides, shape})
-    for (ExprId e : span)
-      if (ar.facts(e) & kFactHasUnbacked) return;
+  // an unbacked input or shape takes _view_unbacked_meta instead (view_tensor)
+  if (has_unbacked(ar, sizes, strides, shape)) return;
   // `if a.numel() == 0`
   if (ctx.guard(ar.eq(numel(ctx, sizes), zero))) return;
   // zero-dim input / zero-dim result: `length != 1` per dim
@@ -220,14 +227,6 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
     expected = ar.mul(expected, sizes[i]);
   }
   return true;
-}
-
-bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                  std::span<const ExprId> shape) {
-  for (auto span : {sizes, strides, shape})
-    for (ExprId e : span)
-      if (ar.facts(e) & kFactHasUnbacked) return true;
-  return false;
 }
 
 }  // namespace
