@@ -33,6 +33,12 @@ ArgId PropContext::kwarg(Key k) const {
   return graph.kwarg(node_, key);
 }
 
+ArgId PropContext::arg_or_kwarg(size_t i, std::string_view name) const {
+  const ArgId a = arg(i);
+  if (a.valid() || graph.node_kwargs(node_).empty()) return a;
+  return graph.kwarg(node_, name);
+}
+
 void PropContext::fail_message(std::string message) { throw_error(ErrorKind::Shape, std::move(message)); }
 
 void PropContext::fail_not_a_node() const { throw_error(ErrorKind::BadInput, "expected a node reference argument"); }

@@ -90,6 +90,10 @@ class PropContext {
     return i < args.size() ? args[i] : ArgId();
   }
   ArgId kwarg(Key k) const;       // invalid when not given
+  // Schema argument `i` named `name`, given positionally or by keyword (a keyword-only
+  // argument without a default, e.g. meshgrid's `indexing`, is in `kwargs` in a torch.export
+  // graph and positional in hand-made ones); invalid when given neither way.
+  ArgId arg_or_kwarg(size_t i, std::string_view name) const;
   bool is_none(ArgId a) const { return !a.valid() || graph.arg_kind(a) == ArgKind::None; }
 
   // ---- reading arguments ------------------------------------------------------------

@@ -1177,11 +1177,25 @@ ERR_GRAPHS = [
 ]
 
 
+def g_meshgrid_kwargs():
+    # meshgrid's keyword-only `indexing` is in kwargs (torch.export's form: transformers'
+    # deformable_detr, dinov3_vit; torch.ops refuses it positionally), both orders.
+    dyn = {"a": ["n"], "b": ["m"], "c": ["k"]}
+    g = Graph("meshgrid_kwargs", dyn, dims("n", "m", "k"))
+    a, b, c = g.ph("a", rank=1), g.ph("b", rank=1), g.ph("c", rank=1)
+    outs = []
+    for ts, ix in (([a, b], "ij"), ([a, b], "xy"), ([a, b, c], "xy"), ([c, a, b], "ij")):
+        m = g("aten.meshgrid.indexing", ts, indexing=ix)
+        outs += [g("operator.getitem", m, i) for i in range(len(ts))]
+    g.out(*outs)
+    return g, [{"a": [n], "b": [m], "c": [k]} for n, m, k in ((1, 1, 1), (3, 5, 2), (4, 1, 7), (2, 6, 1))]
+
+
 GRAPHS = [g_binary_layouts, g_broadcast, g_promotion, g_ternary_layouts, g_casts, g_reductions,
           g_views, g_cat_split, g_slicing, g_indexing, g_factories, g_zero_size, g_seq_layouts,
           g_scalar_overloads, g_layout_mix, g_zero_dim,
           g_dtype_matrix, g_sym_slicing, g_empty_reductions, g_chunk_lists,
-          g_reduce_edge, g_cat_edge, g_masked_index] + ERR_GRAPHS + FUZZ_GRAPHS + [g_bool_scalar_overloads] + DTYPE_ERR_GRAPHS + [g_index_bcast, g_shape_edge, g_misc_ops] + FUZZ_RANK_GRAPHS
+          g_reduce_edge, g_cat_edge, g_masked_index] + ERR_GRAPHS + FUZZ_GRAPHS + [g_bool_scalar_overloads] + DTYPE_ERR_GRAPHS + [g_index_bcast, g_shape_edge, g_misc_ops] + FUZZ_RANK_GRAPHS + [g_meshgrid_kwargs]
 
 
 def main():

@@ -34,6 +34,32 @@ TEST(GridOps, MeshgridIjAndXy) {
   EXPECT_EQ(xy.stride("g", 1), (Ints{1, 0}));
 }
 
+// torch.export writes meshgrid's keyword-only `indexing` in kwargs (transformers'
+// deformable_detr, dinov3_vit); the rule reads it either way.
+TEST(GridOps, MeshgridIndexingAsKeyword) {
+  PropHarness xy;
+  xy.input("a", "float32", {3}).input("b", "float32", {5});
+  xy.call("g", "aten.meshgrid.indexing", "[[" + N("a") + ", " + N("b") + "]]", R"({"indexing": "xy"})");
+  ASSERT_TRUE(xy.run()) << xy.error();
+  EXPECT_EQ(xy.shape("g", 0), (Ints{5, 3}));
+  EXPECT_EQ(xy.stride("g", 0), (Ints{0, 1}));
+  EXPECT_EQ(xy.stride("g", 1), (Ints{1, 0}));
+
+  PropHarness ij;
+  ij.input("a", "float32", {3}).input("b", "float32", {5});
+  ij.call("g", "aten.meshgrid.indexing", "[[" + N("a") + ", " + N("b") + "]]", R"({"indexing": "ij"})");
+  ASSERT_TRUE(ij.run()) << ij.error();
+  EXPECT_EQ(ij.shape("g", 1), (Ints{3, 5}));
+  EXPECT_EQ(ij.stride("g", 1), (Ints{0, 1}));
+
+  PropHarness bad;
+  bad.input("a", "float32", {3}).input("b", "float32", {5});
+  bad.call("g", "aten.meshgrid.indexing", "[[" + N("a") + ", " + N("b") + "]]", R"({"indexing": "yx"})");
+  EXPECT_FALSE(bad.run());
+  EXPECT_NE(bad.error().find("indexing must be one of \"xy\" or \"ij\", but received: yx"), std::string::npos)
+      << bad.error();
+}
+
 TEST(GridOps, AtLeastAndHstack) {
   PropHarness a;
   a.input("x", "float32", {4}).call("r", "aten.atleast_3d.default", "[" + N("x") + "]");

@@ -47,13 +47,6 @@ DType complex_of(std::string_view what, DType d) {
 // few front-end differences of the two releases (0-d inputs) follow the same switch.
 bool mkl_layout(const PropContext& ctx) { return ctx.host.eager_torch_major >= 2; }
 
-// An optional argument given positionally or by keyword.
-ArgId arg_or_kwarg(PropContext& ctx, size_t i, std::string_view name) {
-  const ArgId a = ctx.arg(i);
-  if (a.valid() || ctx.graph.node_kwargs(ctx.node()).empty()) return a;
-  return ctx.graph.kwarg(ctx.node(), name);
-}
-
 // ---- complex views ----------------------------------------------------------------------
 
 // view_as_real's geometry: sizes + [2], strides * 2 + [1], offset * 2, the real dtype.
@@ -405,10 +398,10 @@ struct Args1d {
 
 Args1d args_1d(PropContext& ctx) {
   Args1d a;
-  a.n = opt_int_expr(ctx, arg_or_kwarg(ctx, 1, "n"));
-  const ArgId d = arg_or_kwarg(ctx, 2, "dim");
+  a.n = opt_int_expr(ctx, ctx.arg_or_kwarg(1, "n"));
+  const ArgId d = ctx.arg_or_kwarg(2, "dim");
   a.dim = ctx.is_none(d) ? -1 : ctx.int_const(d);
-  a.norm = arg_or_kwarg(ctx, 3, "norm");
+  a.norm = ctx.arg_or_kwarg(3, "norm");
   return a;
 }
 
@@ -481,14 +474,14 @@ struct ArgsNd {
 
 ArgsNd args_nd(PropContext& ctx, bool two_d) {
   ArgsNd a;
-  const ArgId s = arg_or_kwarg(ctx, 1, "s"), dim = arg_or_kwarg(ctx, 2, "dim");
+  const ArgId s = ctx.arg_or_kwarg(1, "s"), dim = ctx.arg_or_kwarg(2, "dim");
   if (!ctx.is_none(s)) ctx.int_list(s, a.s.emplace());
   if (!ctx.is_none(dim)) ctx.int_list_const(dim, a.dim.emplace());
   else if (two_d) {
     a.dim.emplace().push_back(-2);
     a.dim->push_back(-1);
   }
-  a.norm = arg_or_kwarg(ctx, 3, "norm");
+  a.norm = ctx.arg_or_kwarg(3, "norm");
   return a;
 }
 

@@ -202,7 +202,7 @@ void meshgrid_impl(PropContext& ctx, bool xy) {
 void meshgrid(PropContext& ctx) { meshgrid_impl(ctx, false); }
 
 void meshgrid_indexing(PropContext& ctx) {
-  const std::string_view indexing = ctx.string_arg(ctx.arg(1));
+  const std::string_view indexing = ctx.string_arg(ctx.arg_or_kwarg(1, "indexing"));
   if (indexing != "xy" && indexing != "ij")
     ctx.fail("torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {}", indexing);
   meshgrid_impl(ctx, indexing == "xy");
