@@ -1191,11 +1191,40 @@ def g_meshgrid_kwargs():
     return g, [{"a": [n], "b": [m], "c": [k]} for n, m, k in ((1, 1, 1), (3, 5, 2), (4, 1, 7), (2, 6, 1))]
 
 
+def g_inplace_floor_divide():
+    # floor_divide_ (transformers' dab-detr: `arange // 2` in place) keeps self's layout and
+    # dtype; an other that would grow self, or a float other for an int self, is an error.
+    dyn = {"x": ["batch", 3, "height", "width"], "i": ["batch", "n"], "v": ["n"]}
+    g = Graph("inplace_floor_divide", dyn, dims("batch", "height", "width", "n"))
+    x = g.ph("x")
+    i = g.ph("i", "int64", 2, rng=(-9, 9))
+    v = g.ph("v", "int64", 1, rng=(1, 5))
+    cl = g("aten.contiguous.default", x, memory_format=CL)
+    p = g("aten.permute.default", g("aten.clone.default", x), [0, 2, 3, 1])
+    a = g("aten.floor_divide_.Tensor", cl, 2)
+    b = g("aten.floor_divide_.Scalar", p, 1.5)
+    c = g("aten.floor_divide_.Tensor", i, v)
+    r = g("aten.arange.default", g("aten.sym_size.int", i, 1))
+    d = g("aten.floor_divide_.Tensor", r, 2)
+    t = g("aten.t.default", g("aten.clone.default", i))
+    e = g("aten.floor_divide_.Tensor", t, g("aten.unsqueeze.default", v, 1))
+    f = g("aten.floor_divide_.Tensor", g("aten.clone.default", x), g("aten.sum.dim_IntList", x, [1], True))
+    g.out(a, b, c, d, e, f, cl, p, i, r, t)
+    return g, [{"x": s, "i": [s[0], n], "v": [n]} for s, n in zip(NCHW, (1, 2, 3, 1, 4, 2))]
+
+
+INPLACE_ERR_GRAPHS = [
+    dtype_err_graph("floor_divide_int_by_float", lambda g, x: g("aten.floor_divide_.Tensor", x, 2.5)),
+    dtype_err_graph("floor_divide_grow", lambda g, x: g("aten.floor_divide_.Tensor", g("aten.sum.dim_IntList", x, [0]), x),
+                    "float32"),
+]
+
+
 GRAPHS = [g_binary_layouts, g_broadcast, g_promotion, g_ternary_layouts, g_casts, g_reductions,
           g_views, g_cat_split, g_slicing, g_indexing, g_factories, g_zero_size, g_seq_layouts,
           g_scalar_overloads, g_layout_mix, g_zero_dim,
           g_dtype_matrix, g_sym_slicing, g_empty_reductions, g_chunk_lists,
-          g_reduce_edge, g_cat_edge, g_masked_index] + ERR_GRAPHS + FUZZ_GRAPHS + [g_bool_scalar_overloads] + DTYPE_ERR_GRAPHS + [g_index_bcast, g_shape_edge, g_misc_ops] + FUZZ_RANK_GRAPHS + [g_meshgrid_kwargs]
+          g_reduce_edge, g_cat_edge, g_masked_index] + ERR_GRAPHS + FUZZ_GRAPHS + [g_bool_scalar_overloads] + DTYPE_ERR_GRAPHS + [g_index_bcast, g_shape_edge, g_misc_ops] + FUZZ_RANK_GRAPHS + [g_meshgrid_kwargs, g_inplace_floor_divide] + INPLACE_ERR_GRAPHS
 
 
 def main():

@@ -197,6 +197,37 @@ TEST(Layout, InPlaceReturnsSelfAndChecksShape) {
       << cast.error();
 }
 
+// floor_divide_ (transformers' dab-detr: `arange // 2` in place): self's shape, strides and
+// dtype; PyTorch's in-place errors for a result that would grow self or change its dtype.
+TEST(Layout, InPlaceFloorDivide) {
+  PropHarness ok;
+  ok.input("i", "int64", {6}).input("x", "float32", {2, 3}).input("y", "int64", {2});
+  ok.call("t", "aten.t.default", "[" + N("x") + "]");
+  ok.call("a", "aten.floor_divide_.Tensor", "[" + N("i") + ", 2]");
+  ok.call("b", "aten.floor_divide_.Scalar", "[" + N("i") + ", 3]");
+  ok.call("c", "aten.floor_divide_.Tensor", "[" + N("t") + ", " + N("y") + "]");
+  ASSERT_TRUE(ok.run()) << ok.error();
+  EXPECT_TRUE(ok.same_tensor("a", "i"));
+  EXPECT_TRUE(ok.same_tensor("b", "i"));
+  EXPECT_TRUE(ok.same_tensor("c", "t"));
+  EXPECT_EQ(ok.shape("c"), (Ints{3, 2}));
+  EXPECT_EQ(ok.stride("c"), (Ints{1, 3}));
+
+  PropHarness grow;
+  grow.input("x", "float32", {3}).input("y", "float32", {2, 3});
+  grow.call("r", "aten.floor_divide_.Tensor", "[" + N("x") + ", " + N("y") + "]");
+  ASSERT_FALSE(grow.run());
+  EXPECT_NE(grow.error().find("output with shape [3] doesn't match the broadcast shape [2, 3]"), std::string::npos)
+      << grow.error();
+
+  PropHarness cast;
+  cast.input("i", "int64", {6}).input("x", "float32", {6});
+  cast.call("r", "aten.floor_divide_.Tensor", "[" + N("i") + ", " + N("x") + "]");
+  ASSERT_FALSE(cast.run());
+  EXPECT_NE(cast.error().find("result type Float can't be cast to the desired output type Long"), std::string::npos)
+      << cast.error();
+}
+
 // ---- conversions and copies ----
 
 TEST(Copy, ToSameDtypeAliasesOtherwiseCopies) {

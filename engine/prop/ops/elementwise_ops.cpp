@@ -691,6 +691,8 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.div_.Tensor", div_},
     {"aten.div_.Scalar", div_},
     {"aten.div_.Tensor_mode", div_},
+    {"aten.floor_divide_.Tensor", binary_<PK::Default>},
+    {"aten.floor_divide_.Scalar", binary_<PK::Default>},
     {"aten.remainder_.Tensor", binary_<PK::Default>},
     {"aten.remainder_.Scalar", binary_<PK::Default>},
     {"aten.fmod_.Tensor", binary_<PK::Default>},
