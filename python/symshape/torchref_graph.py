@@ -4,6 +4,9 @@ differential harness: the same graph symshape propagates, run by PyTorch's own c
 Parameters and buffers (`get_attr`) become attributes of the module with the recorded
 shape, stride and dtype; integer and bool tables keep their exact `data`, floating ones
 are zeros (fake propagation reads no values)."""
+import builtins
+import math
+
 import torch
 import torch.fx
 
@@ -17,20 +20,38 @@ class GraphConversionError(Exception):
     """The document names something PyTorch 2.x does not have (an op, an overload)."""
 
 
+class OpNotRegistered(GraphConversionError):
+    """A custom op whose library is not imported in this process (e.g. transformers'
+    `transformers::grouped_mm_fallback`): PyTorch here cannot run the graph."""
+
+
 def resolve_target(name):
+    """The callable of a node's target: aten and custom ops (`ns.op.overload`), and the
+    Python functions of size arithmetic the exporter writes (operator., math., torch.sym_*,
+    builtins.), as the reference interpreter (golden._target) resolves them."""
     if name.startswith("operator."):
         op = _OPERATORS.get(name.split(".", 1)[1])
         if op is None:
             raise GraphConversionError(f"unknown operator target '{name}'")
         return op
+    for prefix, module in (("math.", math), ("builtins.", builtins), ("torch.sym_", torch)):
+        if name.startswith(prefix):
+            fn = getattr(module, name.split(".", 1)[1], None)
+            if fn is None:
+                raise GraphConversionError(f"unknown target '{name}'")
+            return fn
     parts = name.split(".")
-    if len(parts) != 3 or parts[0] != "aten":
-        raise GraphConversionError(f"target '{name}' is not aten.<op>.<overload>")
-    packet = getattr(torch.ops.aten, parts[1], None)
-    overload = getattr(packet, parts[2], None) if packet is not None else None
-    if overload is None:
+    if len(parts) != 3:
+        raise GraphConversionError(f"target '{name}' is not <namespace>.<op>.<overload>")
+    namespace, op, overload = parts
+    packet = getattr(getattr(torch.ops, namespace), op, None)
+    target = getattr(packet, overload, None) if packet is not None else None
+    if target is None:
+        if namespace != "aten":
+            raise OpNotRegistered(f"{namespace}::{op}.{overload} is not registered in this process (the library "
+                                  f"that defines it is not imported)")
         raise GraphConversionError(f"PyTorch {torch.__version__} has no {name}")
-    return overload
+    return target
 
 
 def _attribute_tensor(meta):
@@ -61,7 +82,11 @@ def to_graph_module(doc):
             env[name] = graph.get_attr(attr)
             env[name].name = name
         elif kind == "call_function":
-            target = resolve_target(node["target"])
+            try:
+                target = resolve_target(node["target"])
+            except OpNotRegistered as e:
+                e.node = name
+                raise
             args = tuple(_argument(a, env) for a in node.get("args", []))
             kwargs = {k: _argument(v, env) for k, v in node.get("kwargs", {}).items()}
             env[name] = graph.call_function(target, args, kwargs)

@@ -23,7 +23,7 @@ from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StrictMi
 from torch.utils._sympy.numbers import int_oo
 from torch.utils._sympy.value_ranges import ValueRanges
 
-from .torchref_graph import DTYPES, to_graph_module
+from .torchref_graph import DTYPES, OpNotRegistered, to_graph_module
 from .torchref_guard_form import canonical, same_guards
 
 _DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
@@ -143,7 +143,10 @@ def _fake_inputs(shape_env, mode, placeholders, spec, sizes):
 def torch_propagate(doc, example):
     """PyTorch 2.x's answer for one example: {"values": {node: value}, "guards": [...],
     "sources": {sympy symbol: first source name}}; raises TorchRejected."""
-    gm, placeholders = to_graph_module(doc)
+    try:
+        gm, placeholders = to_graph_module(doc)
+    except OpNotRegistered as e:
+        raise TorchRejected(e.node, e) from e
     shape_env = ShapeEnv()
     mode = FakeTensorMode(shape_env=shape_env, allow_non_fake_inputs=True)
     inputs, equalities = _fake_inputs(shape_env, mode, placeholders, doc.get("dynamic_shapes"), example["inputs"])
