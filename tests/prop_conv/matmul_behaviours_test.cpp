@@ -135,11 +135,13 @@ TEST(MatmulBehaviours, TransposedBatchInputGoesThroughBmm) {
       << msg;
 }
 
-Outcome einsum(const std::string& eq, std::vector<Shape> shapes, TensorResult* r = nullptr) {
+Outcome einsum(const std::string& eq, std::vector<Shape> shapes, TensorResult* r = nullptr,
+               std::vector<Shape> strides = {}, const std::string& producer_torch = "") {
   OneOpGraph g;
+  if (!producer_torch.empty()) g.producer_torch(producer_torch);
   std::string ops;
   for (size_t i = 0; i < shapes.size(); ++i) {
-    g.attr(fmt::format("t{}", i), shapes[i]);
+    g.attr(fmt::format("t{}", i), shapes[i], i < strides.size() ? strides[i] : Shape{});
     ops += fmt::format(R"({}{{"node": "t{}"}})", i ? ", " : "", i);
   }
   g.call("aten.einsum.default", fmt::format(R"(["{}", [{}]])", eq, ops));
@@ -176,6 +178,28 @@ TEST(EinsumBehaviours, AttentionScoresStridesAsEager) {
   ASSERT_TRUE(einsum("B G H I D, B G H J D -> B G H I J", {{1, 64, 2, 49, 32}, {1, 64, 2, 49, 32}}, &r).ok);
   EXPECT_EQ(r.shape, (Shape{1, 64, 2, 49, 49}));
   EXPECT_EQ(r.stride, (Shape{307328, 4802, 2401, 49, 1}));
+}
+
+TEST(EinsumBehaviours, MambaSsdStatesSwapOperandsIn2x) {
+  // falcon_h1 / NemotronH's Mamba-2 SSD 'bclhn,bclhp->bchpn' (chunks c = 1): sumproduct_pair
+  // puts n (left only) in lo and c, p (right only; c is size 1) in ro; every ro dim comes
+  // before lo's, so 2.x swaps the bmm's operands and the result is (b, c, h, p, n) in
+  // memory; 1.13 keeps (b, h, n, p) from bmm(left, right)
+  const std::vector<Shape> shapes{{2, 1, 256, 128, 256}, {2, 1, 256, 128, 8}};
+  const std::vector<Shape> strides{{8388608, 8388608, 32768, 256, 1}, {262144, 256, 1, 2048, 256}};
+  TensorResult r;
+  ASSERT_TRUE(einsum("bclhn,bclhp->bchpn", shapes, &r, strides, "2.14.1").ok);
+  EXPECT_EQ(r.shape, (Shape{2, 1, 128, 8, 256}));
+  EXPECT_EQ(r.stride, (Shape{262144, 262144, 2048, 256, 1}));
+  ASSERT_TRUE(einsum("bclhn,bclhp->bchpn", shapes, &r, strides, "1.13.1").ok);
+  EXPECT_EQ(r.stride, (Shape{262144, 262144, 2048, 1, 8}));
+  // no ro dim before lo's: no swap in either
+  ASSERT_TRUE(einsum("ij,jk->ik", {{3, 4}, {4, 5}}, &r, {}, "2.13.0").ok);
+  EXPECT_EQ(r.stride, (Shape{5, 1}));
+  ASSERT_TRUE(einsum("ij,jk->ki", {{3, 4}, {4, 5}}, &r, {}, "2.13.0").ok);
+  EXPECT_EQ(r.stride, (Shape{3, 1}));
+  ASSERT_TRUE(einsum("ij,jk->ki", {{3, 4}, {4, 5}}, &r, {}, "1.13.1").ok);
+  EXPECT_EQ(r.stride, (Shape{1, 5}));
 }
 
 TEST(AttentionBehaviours, B283_Sdpa) {

@@ -58,11 +58,18 @@ class OneOpGraph {
     return *this;
   }
 
+  // The graph's producer.torch version ("1.13.1", "2.14.1", ...): the eager kernels whose
+  // layouts apply (docs/torchref.md, "Eager layouts"); none named means the newest 2.x.
+  OneOpGraph& producer_torch(const std::string& version) {
+    producer_ = fmt::format(R"("torch": "{}")", version);
+    return *this;
+  }
+
   // Loads and propagates; false with `message` set when the op rejected the sizes.
   bool run(std::string* message = nullptr) {
     const std::string json = fmt::format(
-        R"({{"format": "fx-graph-json", "version": 1, "name": "t", "producer": {{}}, "nodes": [{} {{"name": "output", "op": "output", "target": "output", "args": [{{"node": "out"}}]}}], "dynamic_shapes": {{"dynamic_shapes": {{{}}}, "dims": {{{}}}}}, "examples": []}})",
-        nodes_, spec_, syms_);
+        R"({{"format": "fx-graph-json", "version": 1, "name": "t", "producer": {{{}}}, "nodes": [{} {{"name": "output", "op": "output", "target": "output", "args": [{{"node": "out"}}]}}], "dynamic_shapes": {{"dynamic_shapes": {{{}}}, "dims": {{{}}}}}, "examples": []}})",
+        producer_, nodes_, spec_, syms_);
     graph_ = Graph(ops_);
     Diagnostics diags;
     JsonGraphLoader loader;
@@ -120,7 +127,7 @@ class OneOpGraph {
   }
   static std::string list(const std::vector<int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
 
-  std::string nodes_, spec_, syms_;
+  std::string producer_, nodes_, spec_, syms_;
   std::vector<std::vector<int64_t>> example_;
   OpTable ops_;
   RuleTable rules_;

@@ -1,5 +1,6 @@
-// einsum (semantics.md H.23) replaying eager 1.13's algorithm step by step, because the
-// output strides come from it: every operand is diagonalised for repeated labels,
+// einsum (semantics.md H.23) replaying eager's algorithm step by step (1.13's, and 2.x's
+// operand swap in sumproduct_pair, by the graph's producer), because the output strides come
+// from it: every operand is diagonalised for repeated labels,
 // unsqueezed and permuted to (output dims, contraction dims); operands are contracted
 // left to right (or along `path`) by sumproduct_pair (permute -> bmm -> view -> permute
 // back, or a broadcasting mul when nothing is summed); finally contraction dims are
@@ -133,6 +134,14 @@ Operand sumproduct_pair(PropContext& ctx, Operand left, Operand right, std::span
     } else {
       ro.push_back(i);
     }
+  }
+  // 2.x: when every ro dim comes before every lo dim (a dim of size 1 in both operands counts as
+  // ro), the operands and lo / ro are swapped so the bmm writes the output's order directly
+  // (Linear.cpp sumproduct_pair `swap_lo_ro = !lo.empty() && !ro.empty() && ro.back() <
+  // lo.front()`; 1.13 has no swap): the result is (lro, old ro, 1.., old lo) in memory.
+  if (ctx.host.eager_torch_major >= 2 && !lo.empty() && !ro.empty() && ro.back() < lo[0]) {
+    std::swap(left, right);
+    std::swap(lo, ro);
   }
   // bmm(lro, lo, sum) x (lro, sum, ro) viewed as (lro, lo, 1.., ro), permuted back
   Dims out_size;
