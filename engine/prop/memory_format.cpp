@@ -30,6 +30,29 @@ bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
   return true;
 }
 
+// The same predicate as PyTorch 2.x's C++ asks it of a tensor with symbolic sizes:
+// c10/core/SymbolicShapeMeta.cpp computes strides_like_channels_last(_3d) eagerly with
+// c10/core/MemoryFormat.h's is_channels_last_strides_2d_s4 / _3d_s5 over SymInts, so every
+// comparison is a guard_bool, and the running minimum is multiplied by a size only when
+// `size > 1` holds: that question is a real guard (convnext_tiny's `(W // 32) > 1` at its
+// adaptive_avg_pool2d, which try_solve turns into the range `64 <= W`). For concrete sizes
+// it is the same predicate as strides_like (Max(size, 1)).
+bool cxx_strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
+  ExprArena& ar = ctx.ar;
+  const auto sizes = ctx.vals.sizes(t);
+  const auto strides = ctx.vals.strides(t);
+  if (decide(ctx, ar.eq(strides[1], ar.zero()))) return false;
+  ExprId min = ar.zero();
+  for (size_t d : order) {
+    if (decide(ctx, ar.eq(sizes[d], ar.zero()))) return false;
+    if (decide(ctx, ar.lt(strides[d], min))) return false;
+    if (d == 0 && decide(ctx, ar.eq(min, strides[1]))) return false;
+    min = strides[d];
+    if (decide(ctx, ar.gt(sizes[d], ar.one()))) min = ar.mul(min, sizes[d]);
+  }
+  return true;
+}
+
 }  // namespace
 
 // The layout predicates are PropContext's: cached by the hash-consed (sizes, strides),
@@ -54,6 +77,15 @@ bool strides_like_channels_last_3d(PropContext& ctx, TensorId t) {
 MemoryFormat suggest_memory_format(PropContext& ctx, TensorId t) {
   if (strides_like_channels_last(ctx, t)) return MemoryFormat::ChannelsLast;
   if (strides_like_channels_last_3d(ctx, t)) return MemoryFormat::ChannelsLast3d;
+  return MemoryFormat::Contiguous;
+}
+
+MemoryFormat suggest_memory_format_cxx(PropContext& ctx, TensorId t) {
+  static constexpr size_t kOrder2d[] = {1, 3, 2, 0};
+  static constexpr size_t kOrder3d[] = {1, 4, 3, 2, 0};
+  const size_t r = ctx.vals.rank(t);
+  if (r == 4 && cxx_strides_like(ctx, t, kOrder2d)) return MemoryFormat::ChannelsLast;
+  if (r == 5 && cxx_strides_like(ctx, t, kOrder3d)) return MemoryFormat::ChannelsLast3d;
   return MemoryFormat::Contiguous;
 }
 

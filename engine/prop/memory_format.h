@@ -26,6 +26,11 @@ bool strides_like_channels_last_3d(PropContext& ctx, TensorId t);
 // TensorBase::suggest_memory_format(): ChannelsLast(3d) when the strides look like it,
 // Contiguous otherwise.
 MemoryFormat suggest_memory_format(PropContext& ctx, TensorId t);
+// The same, asked as PyTorch 2.x's C++ asks it of a tensor with symbolic sizes (the SymInt
+// instantiation of c10's is_channels_last_strides_2d_s4 / _3d_s5: `size > 1` is a guard).
+// For the 2.x C++ callers under FakeTensorMode: at::adaptive_avg_pool2d's all-ones path and
+// the fake conv's _conv_determine_backend_memory_format. Same answer at concrete sizes.
+MemoryFormat suggest_memory_format_cxx(PropContext& ctx, TensorId t);
 
 // at::infer_dense_strides: dense strides keeping `t`'s stride order.
 void infer_dense_strides(PropContext& ctx, TensorId t, Dims& out);

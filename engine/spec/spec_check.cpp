@@ -311,7 +311,7 @@ class Checker {
         last_failing = v;  // undefined there (division by zero, ...): not a valid size
       }
     }
-    if (last_failing) extra_results_.push_back(fmt::format("{} <= {}", *last_failing + 1, source));
+    if (last_failing) extra_results_.emplace_back(*last_failing + 1, source);
   }
 
   ValueRange range_of(ExprId sym) const {
@@ -351,7 +351,23 @@ class Checker {
     }
     r_.forced = dc_->forced_specializations();
     SolverResults sr{dc_->static_results(), dc_->dynamic_results(), source_to_debug_, r_.forced};
-    sr.dynamic_results.insert(sr.dynamic_results.end(), extra_results_.begin(), extra_results_.end());
+    // a later result overrides an earlier one (PyTorch's _process_suggested_fixes), so a
+    // guard's min only joins when the solver's own results do not already bound the source
+    // at least as high (convnext_tiny: `64 <= W` from `(W // 32) > 1` beats the `32 <= W` of
+    // its `1 % (768*(W // 32)) != 0`, as export's suggestion min=64)
+    for (const auto& [lo, source] : extra_results_) {
+      bool weaker = false;
+      for (const std::string& d : sr.dynamic_results) {
+        const std::string tail = " <= " + source;
+        if (d.size() > tail.size() && d.compare(d.size() - tail.size(), tail.size(), tail) == 0) {
+          const std::string num = d.substr(0, d.size() - tail.size());
+          if (!num.empty() && num.find_first_not_of("0123456789") == std::string::npos && std::stoll(num) >= lo)
+            weaker = true;
+        }
+        if (d.rfind(source + " == ", 0) == 0) weaker = true;
+      }
+      if (!weaker) sr.dynamic_results.push_back(fmt::format("{} <= {}", lo, source));
+    }
     static const DynamicShapes kNoSpec;
     r_.fixes = prettify_results(sr, spec_ ? *spec_ : kNoSpec);
   }
@@ -399,7 +415,7 @@ class Checker {
   std::vector<std::vector<Constraint>> constraints_;  // per symbol
   std::vector<std::pair<ExprId, int64_t>> pinned_;    // symbols guards pinned to a constant
   std::vector<std::pair<std::string, std::string>> source_to_debug_;
-  std::vector<std::string> extra_results_;  // lower bounds from guards the solver drops
+  std::vector<std::pair<int64_t, std::string>> extra_results_;  // lower bounds from guards the solver drops
   std::optional<DimConstraints> dc_;
 };
 

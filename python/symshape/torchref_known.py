@@ -180,9 +180,6 @@ KNOWN.update({
     "guard:inception_v3:(768*L['x'].size()[0] + (-384)*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 8) + (-384)*L['x'].size()[0]*(((-3) + L['x'].size()[2]) // 8) + 192*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 8)*(((-3) + L['x'].size()[2]) // 8)) != 0": _OPEN_CONV,
     "guard:inception_v3:32 + (-32)*(((-3) + L['x'].size()[3]) // 2) + (-32)*(((-3) + L['x'].size()[2]) // 2) + 32*(((-3) + L['x'].size()[3]) // 2)*(((-3) + L['x'].size()[2]) // 2) > 20480": _OPEN_CONV,
     "guard:inception_v3:80 + (-80)*(((-3) + L['x'].size()[3]) // 4) + (-80)*(((-3) + L['x'].size()[2]) // 4) + 80*(((-3) + L['x'].size()[3]) // 4)*(((-3) + L['x'].size()[2]) // 4) > 20480": _OPEN_CONV,
-    "guard:convnext_tiny:(L['x'].size()[2] // 32) != 1": _OPEN_EXTRA,
-    "guard:convnext_tiny:32 <= L['x'].size()[2]": _OPEN_EXTRA,
-    "guard:convnext_tiny:96*(L['x'].size()[2] // 4)*(L['x'].size()[3] // 4) > 20480": _OPEN_EXTRA,
     "guard:inception_v3:1280*(((-5) + (((-3) + L['x'].size()[2]) // 8)) // 4)*(((-5) + (((-3) + L['x'].size()[3]) // 8)) // 4) <= 20480": _OPEN_EXTRA,
     "guard:inception_v3:2048*(((-5) + (((-3) + L['x'].size()[2]) // 8)) // 4)*(((-5) + (((-3) + L['x'].size()[3]) // 8)) // 4) <= 20480": _OPEN_EXTRA,
     "guard:inception_v3:384*(((-5) + (((-3) + L['x'].size()[2]) // 8)) // 4)*(((-5) + (((-3) + L['x'].size()[3]) // 8)) // 4) <= 20480": _OPEN_EXTRA,
@@ -197,7 +194,6 @@ KNOWN.update({
     "guard:inception_v3:(((-2) + (((-3) + L['x'].size()[3]) // 8))*((-2) + (((-3) + L['x'].size()[2]) // 8))) != 1": _OPEN_NORM,
     "guard:inception_v3:(((-3) + (((-3) + L['x'].size()[3]) // 4))*((-3) + (((-3) + L['x'].size()[2]) // 4))) != 1": _OPEN_NORM,
     "guard:whisper_encoder_tiny:((64 + 64*(((-1) + L['mel'].size()[2]) // 2)) % (4 + 4*(((-1) + L['mel'].size()[2]) // 2))) == 0": _OPEN_NORM,
-    "guard:convnext_tiny:64 <= L['x'].size()[2]": _OPEN_RANGES,
     "guard:inception_v3:128 + (-64)*(((-3) + L['x'].size()[3]) // 8) + (-64)*(((-3) + L['x'].size()[2]) // 8) + 32*(((-3) + L['x'].size()[3]) // 8)*(((-3) + L['x'].size()[2]) // 8) >= 2": _OPEN_VIEWS,
     "guard:inception_v3:128*L['x'].size()[0] + (-64)*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 8) + (-64)*L['x'].size()[0]*(((-3) + L['x'].size()[2]) // 8) + 32*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 8)*(((-3) + L['x'].size()[2]) // 8) >= 2": _OPEN_VIEWS,
     "guard:inception_v3:1728 + (-576)*(((-3) + L['x'].size()[3]) // 4) + (-576)*(((-3) + L['x'].size()[2]) // 4) + 192*(((-3) + L['x'].size()[3]) // 4)*(((-3) + L['x'].size()[2]) // 4) >= 2": _OPEN_VIEWS,
@@ -216,20 +212,13 @@ KNOWN.update({
     "guard:inception_v3:80*L['x'].size()[0] + (-80)*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 4) + (-80)*L['x'].size()[0]*(((-3) + L['x'].size()[2]) // 4) + 80*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 4)*(((-3) + L['x'].size()[2]) // 4) >= 2": _OPEN_VIEWS,
 })
 KNOWN["violation:densenet121:own:fixes"] = _MIN_FIX
-# After the 2.13 elementwise questions landed (fake_elementwise_questions.cpp): where PyTorch
-# refines a range from its `>=` question that symshape decides statically from an earlier `!=`
-# guard (convnext_tiny's width, like its height above), and inception_v3's perm questions over
-# sizes already refined by its later Eq guard (see _OPEN_CONV).
+# After the 2.13 elementwise questions landed (fake_elementwise_questions.cpp): inception_v3's
+# perm questions over sizes already refined by its later Eq guard (see _OPEN_CONV).
 KNOWN.update({
-    "guard:convnext_tiny:(L['x'].size()[3] // 32) != 1": _OPEN_EXTRA,
-    "guard:convnext_tiny:32 <= L['x'].size()[3]": _OPEN_EXTRA,
-    "guard:convnext_tiny:64 <= L['x'].size()[3]": _OPEN_RANGES,
     "guard:inception_v3:(((-5) + (((-3) + L['x'].size()[2]) // 8)) // 4) >= (((-5) + (((-3) + L['x'].size()[3]) // 8)) // 4)": _OPEN_EXTRA,
     "guard:inception_v3:(((-5) + (((-3) + L['x'].size()[3]) // 8)) // 4) == ((((-5) + (((-3) + L['x'].size()[2]) // 8)) // 4)*(((-5) + (((-3) + L['x'].size()[3]) // 8)) // 4))": _OPEN_EXTRA,
     "guard:inception_v3:75 <= L['x'].size()[2]": _OPEN_RANGES,
     "guard:inception_v3:75 <= L['x'].size()[2] and L['x'].size()[2] <= 6218": _OPEN_EXTRA,
     "guard:inception_v3:75 <= L['x'].size()[3]": _OPEN_RANGES,
     "guard:inception_v3:75 <= L['x'].size()[3] and L['x'].size()[3] <= 6218": _OPEN_EXTRA,
-    "guard:convnext_tiny:((L['x'].size()[2] // 32)*(L['x'].size()[3] // 32)) != 1": _OPEN_EXTRA,
-    "guard:convnext_tiny:(L['x'].size()[0]*(L['x'].size()[2] // 16)*(L['x'].size()[3] // 16)) != L['x'].size()[0]": _OPEN_EXTRA,
 })

@@ -74,7 +74,9 @@ TensorId adaptive_avg(PropContext& ctx, TensorId in, const Dims& out, std::strin
   Dims shape;
   result_shape(ctx, in, out, shape);
   const MemoryFormat cl = n == 2 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
-  if (suggest_memory_format(ctx, in) == cl) {
+  // C++'s input.suggest_memory_format() (aten/src/ATen/native/AdaptiveAveragePooling.cpp), which
+  // 2.x runs on the symbolic sizes as well: its `size > 1` questions are guards
+  if (suggest_memory_format_cxx(ctx, in) == cl) {
     Dims strides;
     strides.push_back(s[1]);
     strides.push_back(ar.one());

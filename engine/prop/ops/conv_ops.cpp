@@ -244,12 +244,15 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
     // whatever the input / weight layout (checked against eager 1.13.1); 2.x's mkldnn and
     // slow transposed kernels follow the operands as the forward ones do (2.13: a channels_last
     // (N, 32, 4, 5) input to a 2x2 stride-2 conv_transpose2d gives a channels_last output)
+    // 2.x's fake conv asks torch._C._conv_determine_backend_memory_format, whose mkldnn and
+    // slow (thnn) branches call the C++ suggest_memory_format of both operands (each a
+    // SymInt predicate: `size > 1` is a guard); asked before the 1.13 layout below, which
+    // at concrete sizes gives the same answers
+    const bool in_cl = suggest_memory_format_cxx(ctx, in) == MemoryFormat::ChannelsLast;
+    const bool w_cl = suggest_memory_format_cxx(ctx, w) == MemoryFormat::ChannelsLast;
     if (transposed && ctx.host.eager_torch_major < 2) return MemoryFormat::Contiguous;
     // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
-    if (suggest_memory_format(ctx, in) == MemoryFormat::ChannelsLast ||
-        suggest_memory_format(ctx, w) == MemoryFormat::ChannelsLast)
-      return MemoryFormat::ChannelsLast;
-    return MemoryFormat::Contiguous;
+    return in_cl || w_cl ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
   }
   // 3-d: only mkldnn keeps channels_last_3d; the slow 3-d kernels write contiguous output
   if (transposed || !uses_mkldnn(ctx, in, w, stride, dilation, output_padding, transposed, groups))
