@@ -121,36 +121,38 @@ _FAKE_PAD_SPECIALIZES = (
     "aten.pad.default; range [4, int_oo], checked) and constant_pad_nd does not specialise; symshape "
     "follows export, so its guards keep the symbols."
 )
+# inception_v3's OPEN keys share one cause (measured 2026-11-27, docs/torchref.md "Status"):
+_INCEPTION_STATIC = (
+    "symshape's ShapeEnv::maybe_evaluate_static (engine/shape_env/static_eval.cpp) first bounds the "
+    "replaced, unexpanded form, so `32*N*((H - 3)//2 - 1)*((W - 3)//2 - 1) >= 2` / `!= 0`, "
+    "`((H - 3)//2 - 1)*((W - 3)//2 - 1) != 1` and `> 20480` are decided from the factors' ranges; PyTorch "
+    "2.13's _maybe_evaluate_static (symbolic_shapes.py: simplify's safe_expand, the lower-bound shift, "
+    "safe_expand again, bound_sympy) only bounds the expanded `a*b - a - b + 1`, which has no finite "
+    "bound, so it records them (the C++ `numel != 0` of batch_norm / _select_conv_backend, is_contiguous's "
+    "`numel < 2`, is_channels_last_contiguous_2d's `!= 1`, use_mkldnn's per-sample numel). Dropping that "
+    "step alone closes 30 of the 40 hits but adds 18 extras: symshape folds Max(1, x) out of contiguous "
+    "strides from the ranges, where PyTorch's make_contiguous_strides_for keeps `Max(1, (H - 3)//2 - 1)` "
+    "(sympy folds a Max from assumptions only) and decides the later layout questions (max_pool2d's "
+    "suggest_memory_format `stride[1] == 0`, `stride < min`) statically through it. Both must land together."
+)
 _OPEN_NORM = (
-    "OPEN: guards of the fake binary fast path and memory-format checks that 2.13 records on "
-    "batch_norm / elementwise ops for new spatial sizes (torch/_subclasses/fake_impls.py:infer_size, "
-    "torch/_prims_common/__init__.py:is_channels_last_contiguous_2d, _broadcast_shapes); symshape records "
-    "them for the cases docs/torchref.md lists, not yet on these nodes (efficientnet/mobilenet/regnet "
-    "batch_norm after a depthwise or strided block, inception_v3, squeezenet's relu)."
+    "OPEN: whisper_encoder_tiny's view (`torch/_refs` infer_size's `numel % newsize == 0` over "
+    "`(64 + 64*k) % (4 + 4*k)`, k = (frames - 1)//2): symshape decides it statically, PyTorch 2.13 records "
+    "it (not traced yet). inception_v3 (is_channels_last_contiguous_2d `!= 1`): " + _INCEPTION_STATIC
 )
-_OPEN_CONV = (
-    "OPEN: conv backend selection guards (fake_impls.py:conv -> _select_conv_backend / use_mkldnn) on "
-    "inception_v3's convs whose output sizes are expressions of several floor divisions: symshape's "
-    "use_mkldnn rule does not yet produce the same per-sample numel comparison there."
-)
-_OPEN_VIEWS = (
-    "OPEN: inception_v3's batch_norm contiguity questions (`_prims_common is_contiguous`: `numel < 2` of a "
-    "conv output of several floor divisions) that PyTorch 2.13 still asks and symshape decides statically "
-    "once its ShapeEnv refined the input range from a later Eq (see _OPEN_CONV); the reshape/view helper "
-    "questions themselves (_reshape_view_helper_core_alg) are asked (view_geometry.cpp)."
-)
-_OPEN_MEMFMT = (
-    "OPEN: memory-format suggestion at adaptive_avg_pool2d (C++ is_channels_last_strides_2d_s4 asks "
-    "`size > 1` as a real guard, which try_solve turns into a range such as `64 <= W`); symshape's "
-    "memory_format.cpp avoids that guard."
-)
+_OPEN_CONV = "OPEN (inception_v3 _select_conv_backend / use_mkldnn numel questions): " + _INCEPTION_STATIC
+_OPEN_VIEWS = "OPEN (inception_v3 is_contiguous `numel < 2`): " + _INCEPTION_STATIC
+_OPEN_MEMFMT = "OPEN (inception_v3 C++ `numel != 0` of batch_norm and the conv backend): " + _INCEPTION_STATIC
 _OPEN_RANGES = (
-    "OPEN: a range produce_guards prints differently because of the missing memory-format/view guards "
-    "above (the range follows from them)."
+    "OPEN: inception_v3's `75 <= W`, where symshape prints `75 <= W <= 6218`: an upper bound symshape's "
+    "range refinement derives from a guard PyTorch's try_solve does not solve (not traced yet; see "
+    "_OPEN_CONV for the guards around it)."
 )
 _OPEN_EXTRA = (
-    "OPEN: a guard symshape records that PyTorch 2.13 does not (decided statically, asked in another "
-    "form by the 2.13 rule above, or implied by a range PyTorch refined); goes away with the rules above."
+    "OPEN: a guard symshape records that PyTorch 2.13 does not. inception_v3: implied in PyTorch by the "
+    "guards of _OPEN_CONV's cause. zoo_slicing: symshape's roll follows 1.13's roll_cpu (narrow + cat of "
+    "`(W + 2) % W`, whose narrow asks `W - (2 + W) % W != 0`), PyTorch 2.13 runs torch/_refs roll "
+    "(index_select of fmod(arange)), which records no guard at the roll node."
 )
 KNOWN.update({
     "guard:zoo_reduce_pool_pad:(-2) + 2*(L['x'].size()[2] // 2) < 1 + L['x'].size()[2]": _FAKE_PAD_SPECIALIZES,
