@@ -105,30 +105,11 @@ ExprId canonicalize_relation(ExprArena& a, ExprId e) {
   ExprKind k = a.kind(e);
   const ExprId l = a.operand(e, 0), r = a.operand(e, 1);
   if (a.is_boolean(l) || a.is_boolean(r)) return e;
-  ExprId rhs;
-  if (k == ExprKind::Gt || k == ExprKind::Ge) {
-    rhs = a.sub(l, r);
-    k = k == ExprKind::Gt ? ExprKind::Lt : ExprKind::Le;
-  } else {
-    rhs = a.sub(r, l);
-  }
-  ExprId lhs = a.zero();
-  rhs = reduce_to_lowest_terms(a, rhs);
-  if (a.kind(rhs) == ExprKind::Add) {
-    InlineVec<ExprId, 8> pos, neg;
-    for (ExprId t : a.operands(rhs)) {
-      if (is_negative_term(a, t)) neg.push_back(a.neg(t));
-      else pos.push_back(t);
-    }
-    rhs = a.add(pos);
-    lhs = a.add(neg);
-  } else if (is_negative_term(a, rhs)) {
-    lhs = a.neg(rhs);
-    rhs = a.zero();
-  }
+  const auto [moved_from, moved_to] = canonical_relation_operands(k, l, r);
+  const RelationSides sides = canonical_relation_sides(a, a.sub(moved_to, moved_from));
   // rebuilt without re-evaluation: `5 < s0` must stay a relation
-  const ExprId ops[2] = {lhs, rhs};
-  return a.make_raw(k, ops);
+  const ExprId ops[2] = {sides.lhs, sides.rhs};
+  return a.make_raw(canonical_relation_kind(k), ops);
 }
 
 ExprId canonicalize(ExprArena& a, ExprId e) {
@@ -271,6 +252,24 @@ ExprId isolate_once(ExprArena& a, ExprId e, ExprId t, bool floordiv_inequality) 
 }
 
 }  // namespace
+
+RelationSides canonical_relation_sides(ExprArena& a, ExprId difference) {
+  ExprId lhs = a.zero();
+  ExprId rhs = reduce_to_lowest_terms(a, difference);
+  if (a.kind(rhs) == ExprKind::Add) {
+    InlineVec<ExprId, 8> pos, neg;
+    for (ExprId t : a.operands(rhs)) {
+      if (is_negative_term(a, t)) neg.push_back(a.neg(t));
+      else pos.push_back(t);
+    }
+    rhs = a.add(pos);
+    lhs = a.add(neg);
+  } else if (is_negative_term(a, rhs)) {
+    lhs = a.neg(rhs);
+    rhs = a.zero();
+  }
+  return {lhs, rhs};
+}
 
 ExprId canonicalize_bool(ExprArena& arena, ExprId e) {
   const ExprKind k = arena.kind(e);

@@ -181,7 +181,7 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
       if (!known_divisible(mod_atom)) {
         // kept with CleanDiv spelled FloorDiv: both name the same value
         divisible_.push_back(as_floordiv(mod_atom));
-        bump_facts_version();
+        bump_divisible_version();
         resimplify_floordiv_axioms();
       }
     }

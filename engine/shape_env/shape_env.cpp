@@ -28,15 +28,25 @@ void ShapeEnv::reset() {
   version_ = 0;
   range_version_ = 0;
   replace_version_ = 0;
+  simplify_version_ = 0;
   frozen_ = runtime_asserts_frozen_ = false;
   static_memo_[0].clear();
   static_memo_[1].clear();
   canonical_memo_.clear();
+  if (sides_memo_.empty() || ++sides_generation_ == 0) {
+    sides_memo_.assign(4096, SidesEntry{});
+    sides_generation_ = 1;
+  }
   simplify_memo_.clear();
   range_memo_[0].clear();
   range_memo_[1].clear();
   replace_memo_.clear();
   shift_symbols_.clear();
+  shift_origin_.clear();
+  shift_memo_[0].clear();
+  shift_memo_[1].clear();
+  fold_memo_[0].clear();
+  fold_memo_[1].clear();
   memo_enabled_ = true;
 }
 

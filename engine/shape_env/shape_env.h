@@ -270,8 +270,14 @@ class ShapeEnv {
   void bump_version() {
     ++version_;
     ++range_version_;
+    ++simplify_version_;
   }
   void bump_facts_version() { ++version_; }
+  // A new divisibility fact: simplify() reads it, static evaluation too.
+  void bump_divisible_version() {
+    ++version_;
+    ++simplify_version_;
+  }
 
   ShapeEnvSettings settings_;
   CopyableArena arena_;  // copyable so the environment is (behaviour 127)
@@ -294,6 +300,9 @@ class ShapeEnv {
   uint64_t version_ = 0;
   uint64_t range_version_ = 0;
   uint64_t replace_version_ = 0;  // bumped by every new replacement
+  // What simplify() reads (replacements, ranges, divisibility; not the axioms every guard
+  // adds): the simplify and fold memos hold for one value of it.
+  uint64_t simplify_version_ = 0;
   bool frozen_ = false;
   bool runtime_asserts_frozen_ = false;
   // Static-evaluation memo by ExprId, one per size_oblivious mode: a decided value stays
@@ -304,11 +313,26 @@ class ShapeEnv {
   };
   std::vector<StaticMemo> static_memo_[2];
   std::vector<ExprId> canonical_memo_;  // canonicalize_bool, by ExprId
+  // The canonical sides of a relation's difference `to - from` (expr/canonical.h), by the
+  // operand pair: the relations a guard implies share two differences, and a question and
+  // its negation share one. Direct-mapped, entries of an older generation never match.
+  struct SidesEntry {
+    uint32_t to = 0, from = 0, generation = 0;
+    ExprId lhs, rhs;
+  };
+  std::vector<SidesEntry> sides_memo_;
+  uint32_t sides_generation_ = 0;
+  std::pair<ExprId, ExprId> relation_sides(ExprId to, ExprId from);
   struct SimplifyMemo {
     ExprId value;
     uint64_t version = ~0ull;
   };
-  std::vector<SimplifyMemo> simplify_memo_;  // simplify(e), valid for one version
+  std::vector<SimplifyMemo> simplify_memo_;  // simplify(e), valid for one simplify_version_
+  // simplify()'s fold of one node (Max/Min against 0/1, TruncToInt, FloorDiv -> CleanDiv),
+  // one per size_oblivious mode, valid for one simplify_version_: the sub-expressions
+  // questions share are folded once, not once per question.
+  std::vector<SimplifyMemo> fold_memo_[2];
+  ExprId fold(ExprId n, bool size_oblivious);
   // bound(e) per node, one per size_oblivious mode, valid for one version (ranges only
   // change with a version bump). Symbols are looked up, not memoised.
   struct RangeMemo {
@@ -324,6 +348,16 @@ class ShapeEnv {
   ExprId replace_uncached(ExprId e);
   ExprId shift_symbol(ExprId s);
   std::vector<ExprId> shift_symbols_;  // by SymbolId: the _shift_ stand-in, once made
+  std::vector<ExprId> shift_origin_;   // by the stand-in's SymbolId: the symbol it shifts
+  // The lower-bound shift of maybe_evaluate_static, x := x' + (lo - 1) for every symbol with
+  // an integer lower bound, applied to node `n`: a function of the node and the ranges, so
+  // memoised per node (one per size_oblivious mode) for one range_version_.
+  ExprId shifted(ExprId n, bool size_oblivious);
+  struct ShiftMemo {
+    ExprId value;
+    uint64_t stamp = 0;  // range_version_ + 1 when valid
+  };
+  std::vector<ShiftMemo> shift_memo_[2];
   std::vector<ExprId> bound_stack_;
   std::vector<ValueRange> bound_args_;
   bool memo_enabled_ = true;                 // produce_guards evaluates without axioms or memo

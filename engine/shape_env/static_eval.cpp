@@ -8,6 +8,7 @@
 
 #include "expr/bound.h"
 #include "expr/canonical.h"
+#include "expr/inline_vec.h"
 #include "expr/sum_bound.h"
 #include "shape_env/symbol_list.h"
 
@@ -35,7 +36,16 @@ ValueRange ShapeEnv::symbol_range(SymbolId s, bool size_oblivious) const {
 // so only nodes not yet bounded in this version are computed.
 ValueRange ShapeEnv::bound(ExprId e, bool size_oblivious) {
   auto leaf_range = [&](ExprId n) {
-    if (arena_.kind(n) == ExprKind::Symbol) return symbol_range(arena_.symbol_id(n), size_oblivious);
+    if (arena_.kind(n) == ExprKind::Symbol) {
+      const SymbolId sid = arena_.symbol_id(n);
+      // a lower-bound shift stand-in x' (x = x' + lo - 1) ranges over [1, hi - lo + 1]
+      if (sid.index() < shift_origin_.size() && shift_origin_[sid.index()].valid()) {
+        const ValueRange rs = symbol_range(arena_.symbol_id(shift_origin_[sid.index()]), size_oblivious);
+        const ExtNum hi = rs.hi.kind == ExtNum::Kind::Int ? ExtNum::of(rs.hi.i - rs.lo.i + 1) : rs.hi;
+        return ValueRange(ExtNum::of(1), hi);
+      }
+      return symbol_range(sid, size_oblivious);
+    }
     return bound_node(arena_, n, {});
   };
   if (arena_.operands(e).empty()) return leaf_range(e);
@@ -73,10 +83,39 @@ ExprId ShapeEnv::shift_symbol(ExprId s) {
   const uint32_t i = arena_.symbol_id(s).index();
   if (shift_symbols_.size() <= i) shift_symbols_.resize(i + 1 + i / 2 + 8);
   ExprId& fresh = shift_symbols_[i];
-  if (!fresh.valid())
-    fresh = arena_.symbol(fmt::format("_shift_{}", arena_.symbol_name(s)), SymbolKind::Free,
-                          kFactInteger | kFactPositive | kFactNonNegative);
+  if (!fresh.valid()) {
+    const ExprId f = arena_.symbol(fmt::format("_shift_{}", arena_.symbol_name(s)), SymbolKind::Free,
+                                   kFactInteger | kFactPositive | kFactNonNegative);
+    shift_symbols_[i] = f;  // (the reference may have moved if the arena grew)
+    const uint32_t fi = arena_.symbol_id(f).index();
+    if (shift_origin_.size() <= fi) shift_origin_.resize(fi + 1 + fi / 2 + 8);
+    shift_origin_[fi] = s;
+    return f;
+  }
   return fresh;
+}
+
+ExprId ShapeEnv::shifted(ExprId n, bool size_oblivious) {
+  if (arena_.symbol_mask(n) == 0) return n;
+  if (arena_.kind(n) == ExprKind::Symbol) {
+    const ValueRange rs = bound(n, size_oblivious);
+    if (rs.lo.kind != ExtNum::Kind::Int) return n;
+    return arena_.add(shift_symbol(n), arena_.integer(rs.lo.i - 1));
+  }
+  std::vector<ShiftMemo>& memo = shift_memo_[size_oblivious ? 1 : 0];
+  const uint64_t stamp = range_version_ + 1;
+  if (n.index() < memo.size() && memo[n.index()].stamp == stamp) return memo[n.index()].value;
+  InlineVec<ExprId, 8> ops;
+  bool changed = false;
+  for (ExprId op : arena_.operands(n)) {
+    const ExprId r = shifted(op, size_oblivious);
+    changed |= r != op;
+    ops.push_back(r);
+  }
+  const ExprId r = changed ? arena_.rebuild(arena_.kind(n), std::span<const ExprId>(ops), arena_.payload(n)) : n;
+  if (memo.size() <= n.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+  memo[n.index()] = {r, stamp};
+  return r;
 }
 
 ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
@@ -87,12 +126,12 @@ ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
   if (!size_oblivious) {
     if (simplify_memo_.size() <= e.index()) simplify_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
     slot = &simplify_memo_[e.index()];
-    if (slot->version == version_ && slot->value.valid()) return slot->value;
+    if (slot->version == simplify_version_ && slot->value.valid()) return slot->value;
   }
   const ExprId result = simplify_uncached(e, size_oblivious);
   if (!size_oblivious) {
     if (simplify_memo_.size() <= e.index()) simplify_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
-    simplify_memo_[e.index()] = {result, version_};
+    simplify_memo_[e.index()] = {result, simplify_version_};
   }
   return result;
 }
@@ -100,24 +139,30 @@ ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
 ExprId ShapeEnv::simplify_uncached(ExprId e, bool size_oblivious) {
   ExprId x = arena_.expand(replace(e));
   if (arena_.is_constant(x)) return x;
-  // Max(c, b) / Min(c, b) with c in {0, 1}: decide with the (size-oblivious) bound of b
-  SymbolList syms;
-  auto fold = [&](auto& self, ExprId n) -> ExprId {
-    if (arena_.is_constant(n) || arena_.kind(n) == ExprKind::Symbol) return n;
-    // operands are copied only once one of them changed: most simplify calls change
-    // nothing, and this runs for every node of every question
-    const std::span<const ExprId> in = arena_.operands(n);
-    std::vector<ExprId> ops;
-    bool changed = false;
-    for (size_t i = 0; i < in.size(); ++i) {
-      const ExprId r = self(self, in[i]);
-      if (r != in[i] && !changed) {
-        changed = true;
-        ops.assign(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(i));
-      }
-      if (changed) ops.push_back(r);
+  return fold(x, size_oblivious);
+}
+
+// Max(c, b) / Min(c, b) with c in {0, 1}: decided with the (size-oblivious) bound of b;
+// TruncToInt of an IntTrueDiv; FloorDiv by a known divisor.
+ExprId ShapeEnv::fold(ExprId n, bool size_oblivious) {
+  if (arena_.is_constant(n) || arena_.kind(n) == ExprKind::Symbol) return n;
+  std::vector<SimplifyMemo>& memo = fold_memo_[size_oblivious ? 1 : 0];
+  if (n.index() < memo.size() && memo[n.index()].version == simplify_version_) return memo[n.index()].value;
+  // operands are copied only once one of them changed: most simplify calls change
+  // nothing, and this runs for every node of every question
+  const std::span<const ExprId> in = arena_.operands(n);
+  InlineVec<ExprId, 8> ops;
+  bool changed = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const ExprId r = fold(in[i], size_oblivious);
+    if (r != in[i] && !changed) {
+      changed = true;
+      for (size_t j = 0; j < i; ++j) ops.push_back(in[j]);
     }
-    ExprId m = changed ? arena_.rebuild(arena_.kind(n), ops, arena_.payload(n)) : n;
+    if (changed) ops.push_back(r);
+  }
+  const ExprId m = changed ? arena_.rebuild(arena_.kind(n), std::span<const ExprId>(ops), arena_.payload(n)) : n;
+  const ExprId result = [&]() -> ExprId {
     const ExprKind k = arena_.kind(m);
     if ((k == ExprKind::Max || k == ExprKind::Min) && arena_.operands(m).size() == 2) {
       ExprId c = arena_.operand(m, 0), b = arena_.operand(m, 1);
@@ -142,8 +187,10 @@ ExprId ShapeEnv::simplify_uncached(ExprId e, bool size_oblivious) {
       if (known_divisible(arena_.mod(a, b))) return arena_.clean_div(a, b);
     }
     return m;
-  };
-  return fold(fold, x);
+  }();
+  if (memo.size() <= n.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+  memo[n.index()] = {result, simplify_version_};
+  return result;
 }
 
 ExprId ShapeEnv::as_floordiv(ExprId e) {
@@ -164,10 +211,31 @@ bool ShapeEnv::known_divisible(ExprId mod) {
   return std::find(divisible_.begin(), divisible_.end(), m) != divisible_.end();
 }
 
+std::pair<ExprId, ExprId> ShapeEnv::relation_sides(ExprId to, ExprId from) {
+  const uint64_t h = (uint64_t{to.value} * 0x9e3779b97f4a7c15ull) ^ (uint64_t{from.value} * 0xff51afd7ed558ccdull);
+  SidesEntry& m = sides_memo_[(h >> 40) & (sides_memo_.size() - 1)];
+  if (m.generation == sides_generation_ && m.to == to.value && m.from == from.value) return {m.lhs, m.rhs};
+  const RelationSides s = canonical_relation_sides(arena_, arena_.sub(to, from));
+  m = {to.value, from.value, sides_generation_, s.lhs, s.rhs};
+  return {s.lhs, s.rhs};
+}
+
 ExprId ShapeEnv::canonical(ExprId e) {
   if (canonical_memo_.size() <= e.index()) canonical_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
-  ExprId& c = canonical_memo_[e.index()];
-  if (!c.valid()) c = canonicalize_bool(arena_, e);
+  if (canonical_memo_[e.index()].valid()) return canonical_memo_[e.index()];
+  ExprId c;
+  if (arena_.is_relation(e) && !arena_.is_boolean(arena_.operand(e, 0)) && !arena_.is_boolean(arena_.operand(e, 1))) {
+    // canonicalize_bool's relation rule, its sides through the memo
+    const ExprKind k = arena_.kind(e);
+    const auto [from, to] = canonical_relation_operands(k, arena_.operand(e, 0), arena_.operand(e, 1));
+    const auto [lhs, rhs] = relation_sides(to, from);
+    const ExprId ops[2] = {lhs, rhs};
+    c = arena_.make_raw(canonical_relation_kind(k), ops);
+  } else {
+    c = canonicalize_bool(arena_, e);
+  }
+  if (canonical_memo_.size() <= e.index()) canonical_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
+  canonical_memo_[e.index()] = c;
   return c;
 }
 
@@ -290,7 +358,17 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
     from.push_back(s);
     to.push_back(arena_.add(fresh, arena_.integer(lo - 1)));
   }
-  if (!from.empty()) {
+  if (!from.empty() && !unbacked_only) {
+    // the same substitution node by node through the shift memo, and bound() knows the
+    // stand-ins' ranges: the sub-expressions questions share are shifted and bounded once
+    const ExprId y = arena_.expand(shifted(x, size_oblivious));
+    if (arena_.is_constant(y)) return remember(y);
+    const ValueRange ry = bound(y, size_oblivious);
+    if (ry.is_singleton() && ry.lo.is_finite()) {
+      if (arena_.is_boolean(y)) return remember(arena_.boolean(ry.lo.i != 0));
+      if (ry.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(ry.lo.i));
+    }
+  } else if (!from.empty()) {
     ExprId y = arena_.expand(arena_.substitute(x, from, to));
     if (arena_.is_constant(y)) return remember(y);
     // the callback captures one pointer so std::function keeps it inline (no allocation)
