@@ -24,6 +24,11 @@ struct ReferenceHost {
   // (`producer.torch` "1.x" -> 1, anything else -> 2), set per graph by the Propagator, so a
   // graph traced with 1.13 is checked against 1.13's kernels and one from 2.x against 2.x's.
   int eager_torch_major = 2;
+  // Whose strides a view reports where FakeTensorMode and the eager kernels disagree (only
+  // size-1 dims can differ): false, eager's computeStride (the goldens' and the default);
+  // true, FakeTensorMode's torch._refs._reshape_view_helper, for comparing with
+  // FakeTensorProp / export's node meta (the differential harness). Guards are the same.
+  bool fake_view_strides = false;
 };
 
 // Plain FakeTensorMode / FakeTensorProp and torch.compile (dynamo traces with the backend

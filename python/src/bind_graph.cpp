@@ -116,19 +116,24 @@ InputPolicy policy_of(const std::string& name) {
 }
 
 PropPtr propagate(const GraphPtr& g, const pyb::object& sizes, int example, const std::string& policy,
-                  const std::string& host) {
+                  const std::string& host, const std::string& strides) {
   // the reference process (prop/reference_host.h): FakeTensorMode / torch.compile, or
   // torch.export's tracing with the backend flags off
   if (host != "fake" && host != "export")
     throw pyb::value_error("host must be 'fake' (FakeTensorMode, torch.compile) or 'export' (torch.export), got '" +
                            host + "'");
+  if (strides != "eager" && strides != "fake")
+    throw pyb::value_error("strides must be 'eager' (the eager kernels') or 'fake' (FakeTensorMode's), got '" +
+                           strides + "'");
   auto p = std::make_shared<PropagationHandle>();
   p->g = g;
   p->sizes = sizes_of(g->graph, sizes, example);
   p->spec.env = std::make_unique<ShapeEnv>();
   p->spec.prop = std::make_unique<Propagator>(g->graph, g->rules);
   p->spec.prop->set_input_policy(policy_of(policy));
-  p->spec.prop->set_reference_host(host == "export" ? kExportTracingHost : kFakeTensorModeHost);
+  ReferenceHost reference = host == "export" ? kExportTracingHost : kFakeTensorModeHost;
+  reference.fake_view_strides = strides == "fake";
+  p->spec.prop->set_reference_host(reference);
   PropStatus st;
   std::string guard_error;
   {
@@ -335,9 +340,11 @@ void bind_graph(pyb::module_& m) {
                                return out;
                              })
       .def("propagate", &propagate, pyb::arg("sizes") = pyb::none(), pyb::arg("example") = -1,
-           pyb::arg("policy") = "spec", pyb::arg("host") = "fake",
+           pyb::arg("policy") = "spec", pyb::arg("host") = "fake", pyb::arg("strides") = "eager",
            "Propagate with input sizes ({name: [d0, ...]}) or example i's sizes; policy spec|duck|static; "
-           "host fake (FakeTensorMode, torch.compile: the default) | export (torch.export: mkldnn off)")
+           "host fake (FakeTensorMode, torch.compile: the default) | export (torch.export: mkldnn off); "
+           "strides eager (the eager kernels', the default) | fake (FakeTensorMode's where they differ: a "
+           "view's size-1 dims)")
       .def("conform",
            [](const GraphPtr& g) {
              GraphResult r;

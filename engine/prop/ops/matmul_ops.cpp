@@ -14,7 +14,7 @@ namespace symshape {
 
 // prop/ops/view_geometry.h (not included: its holds() clashes with matmul_family.h's)
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                std::span<const ExprId> shape);
+                                std::span<const ExprId> shape, Dims* fake_strides);
 
 namespace mm {
 
@@ -334,14 +334,14 @@ void linear_rule(PropContext& ctx) {
     const Dims s(sizes(ctx, in));
     const Dims st(ctx.vals.strides(in));
     const ExprId rows[] = {ar.mul(std::span<const ExprId>(s).first(r - 1)), s[r - 1]};
-    reshape_view_helper_guards(ctx, s, st, rows);
+    reshape_view_helper_guards(ctx, s, st, rows, nullptr);
     const TensorId out2 = addmm(ctx, *bias, ctx.new_contiguous(ctx.vals.dtype(in), rows), wt);
     Dims shape(std::span<const ExprId>(s).first(r - 1));
     shape.push_back(sizes(ctx, out2)[1]);
     const ExprId out_rows[] = {rows[0], shape[r - 1]};
     Dims out2_strides;
     ctx.contiguous_strides(out_rows, out2_strides);
-    reshape_view_helper_guards(ctx, out_rows, out2_strides, shape);
+    reshape_view_helper_guards(ctx, out_rows, out2_strides, shape, nullptr);
     return ctx.set_tensor(contiguous_result(ctx, ctx.vals.dtype(out2), shape));
   }
   const TensorId out = matmul(ctx, in, wt);

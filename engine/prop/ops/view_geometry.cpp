@@ -112,30 +112,40 @@ static bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std
 
 // torch/_refs/__init__.py _reshape_view_helper + _reshape_view_helper_core_alg (PyTorch
 // 2.x; FakeTensorMode's aten.view / aten._unsafe_view, fake_impls.py _view_meta): the
-// questions the greedy split/flatten algorithm asks, in its order. Only guards are
-// recorded here; the result's strides stay computeStride's (view_strides).
+// questions the greedy split/flatten algorithm asks, in its order, and (fake_strides) the
+// strides of its result; the engine's own result strides stay computeStride's (view_strides)
+// unless ReferenceHost::fake_view_strides asks for these.
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                std::span<const ExprId> shape) {
+                                std::span<const ExprId> shape, Dims* fake_strides) {
   ExprArena& ar = ctx.ar;
   const ExprId one = ar.one(), zero = ar.zero();
+  if (fake_strides) fake_strides->clear();
+  auto result = [&](std::span<const ExprId> st) {
+    if (fake_strides) fake_strides->assign(st);
+  };
+  auto contiguous_result = [&] {
+    if (fake_strides) ctx.contiguous_strides(shape, *fake_strides);
+  };
   // an inferred example where infer_size failed: PyTorch raised before these questions
   if (ctx.node_failed_a_check()) return;
   // an unbacked input or shape takes _view_unbacked_meta instead (view_tensor)
   if (has_unbacked(ar, sizes, strides, shape)) return;
-  // `if a.numel() == 0`
-  if (ctx.guard(ar.eq(numel(ctx, sizes), zero))) return;
+  // `if a.numel() == 0`: as_strided to the contiguous strides
+  if (ctx.guard(ar.eq(numel(ctx, sizes), zero))) return contiguous_result();
   // zero-dim input / zero-dim result: `length != 1` per dim
   if (sizes.empty()) {
     for (ExprId l : shape) ctx.guard(ar.ne(l, one));
+    if (fake_strides) fake_strides->resize(shape.size(), one);  // unsqueeze(-1) per dim
     return;
   }
   if (shape.empty()) {
     for (ExprId l : sizes) ctx.guard(ar.ne(l, one));
-    return;
+    return result({});
   }
   if (prims_is_contiguous_or_false(ctx, OperandLayout{sizes, strides})) {
-    if (shape.size() == 1 && sizes.size() > 1) return;  // nd_to_1d
-    if (shape.size() == 2 && sizes.size() == 1) return;  // 1d_to_2d
+    // nd_to_1d: as_strided(a, [numel], [1]); 1d_to_2d: as_strided(a, [d0, d1], [d1, 1])
+    if (shape.size() == 1 && sizes.size() > 1) return result(std::array{one});
+    if (shape.size() == 2 && sizes.size() == 1) return result(std::array{shape[1], one});
   }
   Dims a(sizes), st(strides);
   size_t idx = 0;
@@ -169,7 +179,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
           valid = ar.logical_and(valid, ar.logical_or(terms));
         }
       valid = ar.logical_or(valid, ar.eq(numel(ctx, a), zero));
-      if (!ctx.guard_or_false(valid)) return;
+      if (!ctx.guard_or_false(valid)) return contiguous_result();  // prims.reshape: a copy (view raises)
       // flatten(a_, idx, end): the collapsed dim's stride is the min over non-1 dims
       ExprId stride = st[end];
       for (size_t i = end; i-- > idx;)
@@ -206,7 +216,9 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
     ++idx;
   }
   // squeezes tail: torch._check(a_.shape[idx] == 1)
+  const size_t kept = idx;
   for (; idx < a.size(); ++idx) ctx.guard(ar.eq(a[idx], one));
+  result(st.span().first(std::min(kept, st.size())));
 }
 
 namespace {
@@ -233,9 +245,10 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
 
 TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape) {
   const auto sizes = ctx.vals.sizes(t);
-  Dims inferred, strides;
+  Dims inferred, strides, fake;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
-  reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred);
+  const bool want_fake = ctx.host.fake_view_strides;
+  reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr);
   const ExprId offset = ctx.vals.tensor(t).storage_offset;
   if (!sizes.empty() && !inferred.empty() && has_unbacked(ctx.ar, sizes, ctx.vals.strides(t), inferred)) {
     // 2.x fake_impls.py _view_unbacked_meta: a data-dependent size is not guarded on. The same
@@ -256,12 +269,12 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
   }
   if (known_contiguous(ctx, t)) {
     ctx.contiguous_strides(inferred, strides);
-    return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
-  }
-  if (!view_strides(ctx, sizes, ctx.vals.strides(t), inferred, false, strides))
+  } else if (!view_strides(ctx, sizes, ctx.vals.strides(t), inferred, false, strides)) {
     ctx.fail(
         "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
         "contiguous subspaces). Use .reshape(...) instead.");
+  }
+  if (want_fake && fake.size() == inferred.size()) strides = fake;
   return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
 }
 
@@ -274,14 +287,18 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   else viewable = view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides);
   // 2.x: reshape_symint's view_symint / _unsafe_view run _reshape_view_helper (fake_impls.py
   // _view_meta) on the tensor or on its contiguous clone
+  const bool want_fake = ctx.host.fake_view_strides;
+  Dims fake;
   if (viewable) {
-    reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred);
+    reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr);
+    if (want_fake && fake.size() == inferred.size()) strides = fake;
     return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
   }
   // _unsafe_view(clone(contiguous)): a viewed contiguous tensor has contiguous strides
   Dims contiguous;
   ctx.contiguous_strides(sizes, contiguous);
-  reshape_view_helper_guards(ctx, sizes, contiguous, inferred);
+  reshape_view_helper_guards(ctx, sizes, contiguous, inferred, want_fake ? &fake : nullptr);
+  if (want_fake && fake.size() == inferred.size()) return ctx.new_tensor(ctx.vals.dtype(t), inferred, fake);
   return ctx.new_contiguous(ctx.vals.dtype(t), inferred);
 }
 

@@ -23,9 +23,11 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
 
 // PyTorch 2.x's torch._refs._reshape_view_helper(a, shape) questions (FakeTensorMode's
 // aten.view / _unsafe_view): records the guards its greedy algorithm asks, in order, for a
-// tensor (sizes, strides) viewed as the already inferred `shape`. Layout unchanged.
+// tensor (sizes, strides) viewed as the already inferred `shape`. With `fake_strides`, also
+// the strides its result has (empty when it raises or takes the unbacked path): they differ
+// from computeStride's only on size-1 dims (ReferenceHost::fake_view_strides).
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                std::span<const ExprId> shape);
+                                std::span<const ExprId> shape, Dims* fake_strides = nullptr);
 
 // t.view(shape) (shape may hold one -1): a view sharing t's storage, or PyTorch's
 // "view size is not compatible" error.
