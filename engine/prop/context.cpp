@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "expr/printer.h"
+#include "prop/layout_predicates.h"
 
 namespace symshape {
 
@@ -315,81 +316,25 @@ bool PropContext::is_non_overlapping_and_dense(TensorId t) {
 }
 
 // Layout predicates never raise on unbacked sizes: an undecidable stride equality
-// counts as "no" (guard_or_false), like PyTorch's size-oblivious contiguity checks.
-// Both walks ask "is this dim 1?" only when its stride is not statically the expected
-// one: a size-1 dim leaves the running product unchanged either way, so the answer
-// cannot differ, and not asking keeps intermediate spatial sizes free of size-1 guards.
-// Likewise the "any dim of size 0" rule only matters when the walk failed.
-bool PropContext::stride_walk(std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                              std::span<const size_t> order) {
-  ExprId expected = ar.one();
-  for (size_t d : order) {
-    const ExprId same = ar.eq(strides[d], expected);
-    if (!known_true(same)) {
-      if (guard_or_false(ar.eq(sizes[d], ar.one()))) continue;
-      if (!guard_or_false(same)) return false;
-    }
-    expected = ar.mul(expected, sizes[d]);
-  }
-  return true;
-}
-
-bool PropContext::has_zero_dim(std::span<const ExprId> sizes) {
-  for (ExprId s : sizes)
-    if (guard_or_false(ar.eq(s, ar.zero()))) return true;
-  return false;
-}
-
+// counts as "no" (guard_or_false), like PyTorch's size-oblivious contiguity checks
+// (layout_predicates.h).
 bool PropContext::compute_is_contiguous(TensorId t) {
-  auto sizes = vals.sizes(t);
-  auto strides = vals.strides(t);
-  FixedVector<size_t, kMaxRank> order;
-  for (size_t i = sizes.size(); i-- > 0;) order.push_back(i);
-  return stride_walk(sizes, strides, order.span()) || has_zero_dim(sizes);
+  return layout::contiguous(*this, vals.sizes(t), vals.strides(t), [this](ExprId c) { return guard_or_false(c); });
 }
 
-// c10 compute_channels_last_contiguous_2d/_3d: dims in order C, W, H, (D,) N. Unlike
-// the contiguous test there is no empty-tensor shortcut.
 bool PropContext::compute_is_channels_last_contiguous(TensorId t) {
-  auto sizes = vals.sizes(t);
-  auto strides = vals.strides(t);
-  const size_t n = sizes.size();
-  if (n != 4 && n != 5) return false;
-  FixedVector<size_t, 5> order;
-  order.push_back(1);
-  for (size_t i = n - 1; i >= 2; --i) order.push_back(i);
-  order.push_back(0);
-  return stride_walk(sizes, strides, order.span());
+  return layout::channels_last_contiguous(*this, vals.sizes(t), vals.strides(t),
+                                          [this](ExprId c) { return guard_or_false(c); });
 }
 
-// c10 refresh_contiguous: non-overlapping-and-dense is "contiguous, or channels_last
-// contiguous, or compute_non_overlapping_and_dense()". Asking the (cached) contiguity
-// predicates first also spares most tensors the size-2 questions of the sort below.
+// Asking the (cached) contiguity predicates first also spares most tensors the size-2
+// questions of the sort.
 bool PropContext::compute_is_non_overlapping_and_dense(TensorId t) {
   if (is_contiguous(t)) return true;
   const size_t n = vals.rank(t);
   if ((n == 4 || n == 5) && is_channels_last_contiguous(t)) return true;
-  auto sizes = vals.sizes(t);
-  auto strides = vals.strides(t);
-  const ExprId two = ar.integer(2);
-  if (n == 1) return guard_or_false(ar.lt(sizes[0], two)) || guard_or_false(ar.eq(strides[0], ar.one()));
-  // stable sort by stride with size < 2 dims last (c10 compute_non_overlapping_and_dense)
-  FixedVector<size_t, kMaxRank> perm;
-  for (size_t i = 0; i < n; ++i) perm.push_back(i);
-  auto before = [&](size_t a, size_t b) {
-    if (guard_or_false(ar.lt(sizes[a], two))) return false;
-    if (guard_or_false(ar.lt(sizes[b], two))) return true;
-    return guard_or_false(ar.lt(strides[a], strides[b]));
-  };
-  for (size_t i = 1; i < n; ++i)
-    for (size_t j = i; j > 0 && before(perm[j], perm[j - 1]); --j) std::swap(perm[j], perm[j - 1]);
-  ExprId required = ar.one();
-  for (size_t d : perm) {
-    if (guard_or_false(ar.lt(sizes[d], two))) return true;
-    if (!guard_or_false(ar.eq(strides[d], required))) return false;
-    required = ar.mul(required, sizes[d]);
-  }
-  return true;
+  return layout::dense_by_sorted_strides(*this, vals.sizes(t), vals.strides(t),
+                                         [this](ExprId c) { return guard_or_false(c); });
 }
 
 // ---- checks ---------------------------------------------------------------------------------

@@ -238,8 +238,6 @@ class PropContext {
   // predicate was decided (statically or by a guard) the answer cannot change.
   using LayoutEntry = LayoutCache::Entry;
   LayoutEntry& layout_entry(TensorId t);
-  bool stride_walk(std::span<const ExprId> sizes, std::span<const ExprId> strides, std::span<const size_t> order);
-  bool has_zero_dim(std::span<const ExprId> sizes);
   bool compute_is_contiguous(TensorId t);
   bool compute_is_channels_last_contiguous(TensorId t);
   bool compute_is_non_overlapping_and_dense(TensorId t);

@@ -1,8 +1,11 @@
 #include "prop/shape_helpers.h"
 
+#include "prop/layout_predicates.h"
 #include "prop/memory_format.h"
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 namespace symshape {
 
@@ -56,9 +59,53 @@ bool same_shape(PropContext& ctx, std::span<const ExprId> x, std::span<const Exp
   return true;
 }
 
+// Eager decisions on sizes that the symbolic layout cannot take: a condition over data-dependent
+// (unbacked) sizes that nothing decides statically. Eager takes it at run time on the real
+// size (an unbacked `(u0, 1)` keepdim reduction plus a scalar is `(1, 1)` for u0 >= 1 but
+// `(1, 0)` for u0 == 0: reorder_dimensions' tie-break on equal strides puts the size-0 dim
+// first). The layout is computed once per combination of answers and the strides become
+// Piecewise over them. The first kMaxForks such conditions fork; later ones take
+// guard_or_false's answer, as every decision over backed sizes does (the hints, guards
+// suppressed for the eager layout).
+class ForkedDecisions {
+ public:
+  static constexpr size_t kMaxForks = 4;
+  explicit ForkedDecisions(PropContext& ctx) : ctx_(ctx) {}
+  // A new path: the first prefix.size() forked conditions take these answers, later ones false.
+  void begin(std::span<const bool> prefix) {
+    forced_.assign(prefix);
+    conds_.clear();
+    answers_.clear();
+  }
+  bool operator()(ExprId cond) {
+    if (!(ctx_.ar.facts(cond) & kFactHasUnbacked) || conds_.size() == kMaxForks) return decide(ctx_, cond);
+    if (std::optional<ExprId> v = ctx_.env.maybe_evaluate_static(cond)) return *v == ctx_.ar.true_();
+    const bool answer = conds_.size() < forced_.size() && forced_[conds_.size()];
+    conds_.push_back(cond);
+    answers_.push_back(answer);
+    return answer;
+  }
+  std::span<const ExprId> conds() const { return conds_; }
+  std::span<const bool> answers() const { return answers_; }
+  // The path's condition: every forked condition with its answer.
+  ExprId path_condition() const {
+    ExprArena& ar = ctx_.ar;
+    ExprId c = ar.true_();
+    for (size_t k = 0; k < conds_.size(); ++k) c = ar.logical_and(c, answers_[k] ? conds_[k] : ar.logical_not(conds_[k]));
+    return c;
+  }
+
+ private:
+  PropContext& ctx_;
+  FixedVector<bool, kMaxForks> forced_;
+  FixedVector<ExprId, kMaxForks> conds_;
+  FixedVector<bool, kMaxForks> answers_;
+};
+
 // TensorIterator's per-operand strides after broadcasting to the output rank: leading
 // missing dims and size-1 dims expanded to a larger size are 0 (compute_strides).
-void broadcast_operand_strides(PropContext& ctx, TensorId t, std::span<const ExprId> shape, Dims& out) {
+template <class Decide>
+void broadcast_operand_strides(PropContext& ctx, TensorId t, std::span<const ExprId> shape, Decide& decide, Dims& out) {
   ExprArena& ar = ctx.ar;
   const auto sizes = ctx.vals.sizes(t);
   const auto strides = ctx.vals.strides(t);
@@ -66,20 +113,72 @@ void broadcast_operand_strides(PropContext& ctx, TensorId t, std::span<const Exp
   out.clear();
   out.resize(n, ar.zero());
   for (size_t i = 0; i < sizes.size(); ++i) {
-    const bool expanded = decide(ctx, ar.eq(sizes[i], ar.one())) && !decide(ctx, ar.eq(shape[off + i], ar.one()));
+    // the output's own size is never expanded (both are 1 or neither), whatever it is
+    const bool expanded = sizes[i] != shape[off + i] && decide(ar.eq(sizes[i], ar.one())) &&
+                          !decide(ar.eq(shape[off + i], ar.one()));
     out[off + i] = expanded ? ar.zero() : strides[i];
   }
 }
 
-}  // namespace
-
-void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
-                         Dims& out_strides, bool has_cpu_scalar) {
+// The general setup of TensorIterator (no fast path): reorder_dimensions' insertion sort
+// over the operand strides, then the output allocated in that order.
+template <class Decide>
+void general_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
+                     Decide& decide, Dims& out_strides) {
   ExprArena& ar = ctx.ar;
   const size_t n = shape.size();
+  FixedVector<Dims, 8> op_strides;  // TensorIterator operands beyond 8 are not seen in practice
+  for (TensorId t : inputs) {
+    if (op_strides.size() == 8) break;
+    Dims s;
+    broadcast_operand_strides(ctx, t, shape, decide, s);
+    op_strides.push_back(s);
+  }
+  // 1: dim0 should come after dim1; -1: before; 0: ambiguous (should_swap)
+  auto should_swap = [&](size_t d0, size_t d1) -> int {
+    for (const Dims& s : op_strides) {
+      const ExprId a = s[d0], b = s[d1];
+      // a broadcast dim says nothing about the order
+      if (decide(ar.eq(a, ar.zero())) || decide(ar.eq(b, ar.zero()))) continue;
+      if (decide(ar.lt(a, b))) return -1;
+      if (decide(ar.gt(a, b))) return 1;
+      // equal strides: the smaller dim goes first
+      if (decide(ar.gt(shape[d0], shape[d1]))) return 1;
+    }
+    return 0;
+  };
+  // perm[0] is the fastest-moving dim
+  FixedVector<size_t, kMaxRank> perm;
+  stride_order_permutation(n, should_swap, perm);
+  bool inverted = true;
+  for (size_t j = 0; j < n; ++j) inverted = inverted && perm[j] == n - 1 - j;
+  if (inverted) return ctx.contiguous_strides(shape, out_strides);
+  // compatible_stride: raw running product (no max with 1) in permuted order
   out_strides.clear();
-  if (n == 0) return;
+  out_strides.resize(n);
+  ExprId running = ar.one();
+  for (size_t k = 0; k < n; ++k) {
+    out_strides[perm[k]] = running;
+    running = ar.mul(running, shape[perm[k]]);
+  }
+}
 
+bool mentions_unbacked(PropContext& ctx, TensorId t) {
+  for (ExprId e : ctx.vals.sizes(t))
+    if (ctx.ar.facts(e) & kFactHasUnbacked) return true;
+  for (ExprId e : ctx.vals.strides(t))
+    if (ctx.ar.facts(e) & kFactHasUnbacked) return true;
+  return false;
+}
+
+// TensorIterator's output allocation: the fast setups (all contiguous / all channels_last /
+// all the same non-overlapping dense strides) when every operand has the output's shape,
+// otherwise the general setup. A tensor without data-dependent sizes asks PropContext's
+// cached layout predicates (their questions never fork); one with them asks `decide`.
+template <class Decide>
+void eager_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
+                   bool has_cpu_scalar, Decide& decide, Dims& out_strides) {
+  const size_t n = shape.size();
   // ---- fast setup: every operand has the output's shape (a 0-dim operand, including a
   // wrapped Python scalar, breaks this) ----
   bool all_same_shape = !has_cpu_scalar && !inputs.empty();
@@ -88,17 +187,23 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
   if (all_same_shape) {
     // Eager computes all three flags; asking them one layout at a time gives the same
     // answer and records no guard for a layout that is never needed.
-    auto all = [&](auto&& predicate) {
+    auto all = [&](auto&& cached, auto&& by) {
       for (TensorId t : inputs)
-        if (!predicate(t)) return false;
+        if (!(mentions_unbacked(ctx, t) ? by(ctx, ctx.vals.sizes(t), ctx.vals.strides(t), decide) : cached(ctx, t)))
+          return false;
       return true;
     };
-    if (all([&](TensorId t) { return layout_is_contiguous(ctx, t); }))
-      return ctx.contiguous_strides(shape, out_strides);
+    auto contiguous = [](PropContext& c, auto sizes, auto strides, Decide& d) { return layout::contiguous(c, sizes, strides, d); };
+    auto channels_last = [](PropContext& c, auto sizes, auto strides, Decide& d) {
+      return layout::channels_last_contiguous(c, sizes, strides, d);
+    };
+    auto dense = [](PropContext& c, auto sizes, auto strides, Decide& d) {
+      return layout::non_overlapping_and_dense(c, sizes, strides, d);
+    };
+    if (all(layout_is_contiguous, contiguous)) return ctx.contiguous_strides(shape, out_strides);
     // eager's fast path only knows 4-d channels_last
-    if (n == 4 && all([&](TensorId t) { return layout_is_channels_last(ctx, t); }))
-      return ctx.channels_last_strides(shape, out_strides);
-    if (all([&](TensorId t) { return layout_is_dense(ctx, t); })) {
+    if (n == 4 && all(layout_is_channels_last, channels_last)) return ctx.channels_last_strides(shape, out_strides);
+    if (all(layout_is_dense, dense)) {
       bool same_strides = true;
       for (TensorId t : inputs) {
         const auto s0 = ctx.vals.strides(inputs[0]), s = ctx.vals.strides(t);
@@ -112,41 +217,73 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
     }
   }
   if (n == 1 || inputs.empty()) return ctx.contiguous_strides(shape, out_strides);
+  general_strides(ctx, inputs, shape, decide, out_strides);
+}
 
-  // ---- general setup: reorder_dimensions' insertion sort over operand strides ----
-  FixedVector<Dims, 8> op_strides;  // TensorIterator operands beyond 8 are not seen in practice
-  for (TensorId t : inputs) {
-    if (op_strides.size() == 8) break;
-    Dims s;
-    broadcast_operand_strides(ctx, t, shape, s);
-    op_strides.push_back(s);
-  }
-  // 1: dim0 should come after dim1; -1: before; 0: ambiguous (should_swap)
-  auto should_swap = [&](size_t d0, size_t d1) -> int {
-    for (const Dims& s : op_strides) {
-      const ExprId a = s[d0], b = s[d1];
-      // a broadcast dim says nothing about the order
-      if (decide(ctx, ar.eq(a, ar.zero())) || decide(ctx, ar.eq(b, ar.zero()))) continue;
-      if (decide(ctx, ar.lt(a, b))) return -1;
-      if (decide(ctx, ar.gt(a, b))) return 1;
-      // equal strides: the smaller dim goes first
-      if (decide(ctx, ar.gt(shape[d0], shape[d1]))) return 1;
-    }
-    return 0;
+// The general setup's strides when data-dependent decisions were forked (`fork` holds the
+// all-false path, whose strides are `out`): every path's strides, then Piecewise per dim over
+// the paths (exclusive and exhaustive; the all-false path is the default).
+void forked_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
+                    bool has_cpu_scalar, ForkedDecisions& fork, Dims& out) {
+  ExprArena& ar = ctx.ar;
+  using Answers = FixedVector<bool, ForkedDecisions::kMaxForks>;
+  struct Leaf {
+    Dims strides;
+    ExprId cond;
   };
-  // perm[0] is the fastest-moving dim
-  FixedVector<size_t, kMaxRank> perm;
-  stride_order_permutation(n, should_swap, perm);
-  bool inverted = true;
-  for (size_t j = 0; j < n; ++j) inverted = inverted && perm[j] == n - 1 - j;
-  if (inverted) return ctx.contiguous_strides(shape, out_strides);
-  // compatible_stride: raw running product (no max with 1) in permuted order
-  out_strides.resize(n);
-  ExprId running = ar.one();
-  for (size_t k = 0; k < n; ++k) {
-    out_strides[perm[k]] = running;
-    running = ar.mul(running, shape[perm[k]]);
+  std::vector<Leaf> leaves;
+  std::vector<Answers> todo;
+  auto explore = [&](size_t first_new, Dims& strides) {
+    // every condition first met on this path (answered false) also has its true branch
+    for (size_t k = first_new; k < fork.conds().size(); ++k) {
+      Answers alt;
+      for (size_t j = 0; j < k; ++j) alt.push_back(fork.answers()[j]);
+      alt.push_back(true);
+      todo.push_back(alt);
+    }
+    leaves.push_back({strides, fork.path_condition()});
+  };
+  explore(0, out);
+  while (!todo.empty()) {
+    const Answers prefix = todo.back();
+    todo.pop_back();
+    fork.begin(prefix);
+    Dims strides;
+    eager_strides(ctx, inputs, shape, has_cpu_scalar, fork, strides);
+    explore(prefix.size(), strides);
   }
+  const size_t n = shape.size();
+  std::vector<ExprId> pairs;
+  for (size_t d = 0; d < n; ++d) {
+    bool same = true;
+    for (const Leaf& l : leaves) same = same && l.strides[d] == leaves[0].strides[d];
+    if (same) {
+      out[d] = leaves[0].strides[d];
+      continue;
+    }
+    pairs.clear();
+    for (size_t i = 1; i < leaves.size(); ++i) {
+      pairs.push_back(leaves[i].strides[d]);
+      pairs.push_back(leaves[i].cond);
+    }
+    pairs.push_back(leaves[0].strides[d]);
+    pairs.push_back(ar.true_());
+    out[d] = ar.piecewise(pairs);
+  }
+}
+
+}  // namespace
+
+void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
+                         Dims& out_strides, bool has_cpu_scalar) {
+  out_strides.clear();
+  if (shape.empty()) return;
+  // once, and again per answer to each data-dependent decision it met
+  ForkedDecisions fork(ctx);
+  fork.begin({});
+  eager_strides(ctx, inputs, shape, has_cpu_scalar, fork, out_strides);
+  if (fork.conds().empty()) return;  // nothing data-dependent decided the layout
+  forked_strides(ctx, inputs, shape, has_cpu_scalar, fork, out_strides);
 }
 
 uint32_t dim_mask(PropContext& ctx, std::span<const int64_t> dims, int64_t rank) {

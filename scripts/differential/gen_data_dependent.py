@@ -637,8 +637,31 @@ NONZERO_VIEW = [_misc("nonzero_view_flat", lambda g, v: [
                     g("aten.reshape.default", g("aten.nonzero.default", v), [-1])],
                     {"v": ("float32", 1, None)}, {"v": ["n"]}, [{"v": [n]} for n in (1, 2, 4, 7)])]
 
+def g_empty_unbacked_layouts():
+    # TensorIterator layouts over a data-dependent row count u: eager takes reorder_dimensions'
+    # tie-break on the real size (a keepdim `(u, 1)` plus a scalar is `(1, 0)` at u == 0, `(1, 1)`
+    # otherwise: transformers' higgs_audio_v2 RMSNorm over no audio tokens). Masks that select no
+    # row, every row (u == 1 at a 1x1 input) and some rows.
+    dyn = {"x": ["b", "n", 4]}
+    g = Graph("empty_unbacked_layouts", dyn, dims("b", "n"))
+    x = g.ph("x", rank=3)
+    first = g("aten.select.int", x, 2, 0)
+    outs = []
+    for thr in (100.0, -100.0, 0.0):
+        rows = g("aten.index.Tensor", x, [g("aten.gt.Scalar", first, thr)])      # (u, 4)
+        mean = g("aten.mean.dim", g("aten.pow.Tensor_Scalar", rows, 2), [-1], True)  # (u, 1)
+        eps = g("aten.add.Tensor", mean, 1e-05)
+        outs += [rows, mean, eps, g("aten.rsqrt.default", eps), g("aten.mul.Tensor", mean, 2.0),
+                 g("aten.add.Tensor", mean, mean), g("aten.mul.Tensor", rows, g("aten.rsqrt.default", eps)),
+                 g("aten.add.Tensor", g("aten.t.default", mean), 1.0),
+                 g("aten.add.Tensor", g("aten.unsqueeze.default", rows, 1), 1.0),
+                 g("aten.where.ScalarOther", g("aten.gt.Scalar", mean, 1.0), mean, 0.0)]
+    g.out(*outs)
+    return g, [{"x": s + [4]} for s in BN]
+
+
 GRAPHS = [g_nonzero, g_mask_index, g_unique, g_repeat_interleave, g_bincount, g_item_sizes,
-          g_sort_ops, g_sym_arith, g_sym_arith_errors] + MISC + NONZERO_VIEW
+          g_sort_ops, g_sym_arith, g_sym_arith_errors] + MISC + NONZERO_VIEW + [g_empty_unbacked_layouts]
 
 
 def main():

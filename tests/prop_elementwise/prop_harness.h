@@ -98,6 +98,9 @@ class PropHarness {
   Ints stride(const std::string& node, int item = -1) { return hints(prop_->values().strides(tensor(node, item))); }
   Strs shape_str(const std::string& node, int item = -1) { return strs(prop_->values().sizes(tensor(node, item))); }
   Strs stride_str(const std::string& node, int item = -1) { return strs(prop_->values().strides(tensor(node, item))); }
+  std::span<const ExprId> stride_exprs(const std::string& node, int item = -1) {
+    return prop_->values().strides(tensor(node, item));
+  }
   DType dtype(const std::string& node, int item = -1) { return prop_->values().dtype(tensor(node, item)); }
   std::string offset_str(const std::string& node, int item = -1) {
     return to_str(env_.arena(), env_.simplify(prop_->values().tensor(tensor(node, item)).storage_offset));

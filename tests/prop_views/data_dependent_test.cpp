@@ -2,6 +2,7 @@
 // (unbacked results of nonzero and item): data-dependent sizes become fresh unbacked
 // size-like symbols. The FakeTensorProp side of D.141-144 (meta['val'],
 // unbacked_bindings, the static mode's exceptions) is tested in tests/prop_fake.
+#include "expr/evaluate.h"
 #include "views_test_util.h"
 
 namespace symshape::test {
@@ -35,6 +36,34 @@ TEST(DataDependent, B277_WhereConditionAndMaskedSelect) {
   EXPECT_EQ(m.shape_str("s"), (Strs{"u0"}));
   const ExprId u = m.env().arena().find_symbol("u0");
   EXPECT_TRUE(m.env().statically_known_true(m.env().arena().le(u, m.env().arena().integer(6))));
+}
+
+// Eager TensorIterator layouts decide on the real size of a data-dependent dim: `(u0, 1)`
+// with strides (1, 1) plus a scalar takes reorder_dimensions' equal-stride tie-break (the
+// smaller dim first) when u0 == 0, giving (1, 0), and is contiguous otherwise (transformers'
+// higgs_audio_v2). The stride is Piecewise over the answer; no guard is recorded.
+TEST(DataDependent, EagerLayoutForksOnUnbackedSizes) {
+  PropHarness h;
+  h.input("x", "float32", {2, 3}).input("k", "bool", {2, 3});
+  h.call("s", "aten.masked_select.default", "[" + N("x") + ", " + N("k") + "]");
+  h.call("v", "aten.view.default", args("s", "[-1, 1]"));
+  h.call("a", "aten.add.Tensor", args("v", "1e-05"));
+  h.call("t", "aten.add.Tensor", "[" + N("v") + ", " + N("v") + "]");
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_EQ(h.stride_str("v"), (Strs{"1", "1"}));
+  EXPECT_EQ(h.stride_str("t"), (Strs{"1", "1"}));  // same shapes: the contiguous fast setup
+  const ExprArena& ar = h.env().arena();
+  const ExprId u = ar.find_symbol("u0");
+  ASSERT_TRUE(u.valid());
+  const auto strides = h.stride_exprs("a");
+  ASSERT_EQ(strides.size(), 2u);
+  Bindings b;
+  for (int64_t value : {0, 1, 2, 6}) {
+    b.set(ar.symbol_id(u), value);
+    EXPECT_EQ(evaluate_int(ar, strides[0], b), 1) << value;
+    EXPECT_EQ(evaluate_int(ar, strides[1], b), value == 0 ? 0 : 1) << value;
+  }
+  EXPECT_TRUE(h.env().guards().empty());
 }
 
 TEST(DataDependent, B278_UniqueOutputs) {
