@@ -323,6 +323,7 @@ class ShapeEnv {
   std::vector<SidesEntry> sides_memo_;
   uint32_t sides_generation_ = 0;
   std::pair<ExprId, ExprId> relation_sides(ExprId to, ExprId from);
+  SidesEntry& sides_slot(ExprId to, ExprId from);
   struct SimplifyMemo {
     ExprId value;
     uint64_t version = ~0ull;

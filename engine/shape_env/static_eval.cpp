@@ -5,6 +5,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "expr/bound.h"
 #include "expr/canonical.h"
@@ -211,12 +213,42 @@ bool ShapeEnv::known_divisible(ExprId mod) {
   return std::find(divisible_.begin(), divisible_.end(), m) != divisible_.end();
 }
 
-std::pair<ExprId, ExprId> ShapeEnv::relation_sides(ExprId to, ExprId from) {
+ShapeEnv::SidesEntry& ShapeEnv::sides_slot(ExprId to, ExprId from) {
   const uint64_t h = (uint64_t{to.value} * 0x9e3779b97f4a7c15ull) ^ (uint64_t{from.value} * 0xff51afd7ed558ccdull);
-  SidesEntry& m = sides_memo_[(h >> 40) & (sides_memo_.size() - 1)];
-  if (m.generation == sides_generation_ && m.to == to.value && m.from == from.value) return {m.lhs, m.rhs};
-  const RelationSides s = canonical_relation_sides(arena_, arena_.sub(to, from));
+  return sides_memo_[(h >> 40) & (sides_memo_.size() - 1)];
+}
+
+std::pair<ExprId, ExprId> ShapeEnv::relation_sides(ExprId to, ExprId from) {
+  static const bool verify = std::getenv("SYMSHAPE_VERIFY_SIDES") != nullptr;
+  SidesEntry& m = sides_slot(to, from);
+  if (m.generation == sides_generation_ && m.to == to.value && m.from == from.value) {
+    if (verify) {
+      const ExprId ml = m.lhs, mr = m.rhs;
+      const RelationSides s = canonical_relation_sides(arena_, arena_.sub(to, from));
+      if (s.lhs != ml || s.rhs != mr) {
+        std::fprintf(stderr, "SIDES MISMATCH\n");
+        std::abort();
+      }
+    }
+    return {m.lhs, m.rhs};
+  }
+  const ExprId d = arena_.sub(to, from);
+  const RelationSides s = canonical_relation_sides(arena_, d);
   m = {to.value, from.value, sides_generation_, s.lhs, s.rhs};
+  // An integer difference that is not a number gives its negation the same sides swapped
+  // (every summand negated, the gcd unchanged, positive and negative summands trading
+  // places), and the sides' own difference rhs - lhs is the reduced difference again: so
+  // `b op a` and the negation of the canonical form are known from `a op b` without
+  // building their differences.
+  if (arena_.is_integer(d) && !arena_.is_constant(d)) {
+    auto seed = [&](ExprId t, ExprId f, ExprId l, ExprId r) {
+      SidesEntry& e = sides_slot(t, f);
+      e = {t.value, f.value, sides_generation_, l, r};
+    };
+    seed(from, to, s.rhs, s.lhs);
+    seed(s.rhs, s.lhs, s.lhs, s.rhs);
+    seed(s.lhs, s.rhs, s.rhs, s.lhs);
+  }
   return {s.lhs, s.rhs};
 }
 
