@@ -50,6 +50,18 @@ TensorId ValueTable::add_tensor(DType dtype, std::span<const ExprId> sizes, std:
   return TensorId(static_cast<uint32_t>(tensors_.size() - 1));
 }
 
+void ValueTable::set_geometry(TensorId t, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                              ExprId storage_offset, bool keep_data) {
+  // a fresh row appended through add_tensor (which copes with spans into sizes_ / strides_),
+  // then moved under t's id
+  const TensorMeta old = tensors_[t.index()];
+  const TensorId row = add_tensor(old.dtype, sizes, strides, storage_offset, old.storage);
+  TensorMeta m = tensors_[row.index()];
+  tensors_.pop_back();
+  m.data = keep_data ? old.data : nullptr;
+  tensors_[t.index()] = m;
+}
+
 void ValueTable::begin_list() { staging_marks_.push_back(static_cast<uint32_t>(staging_.size())); }
 void ValueTable::list_push(ValId v) { staging_.push_back(v); }
 ValId ValueTable::end_list() {

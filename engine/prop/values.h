@@ -57,6 +57,13 @@ class ValueTable {
     return {strides_.data() + m.dims_begin, m.rank};
   }
   uint32_t tensor_count() const { return static_cast<uint32_t>(tensors_.size()); }
+  // An in-place metadata change (unsqueeze_, transpose_, as_strided_, ...): tensor `t` itself
+  // takes these sizes, strides and offset, so every value holding `t` (the mutated node, the
+  // in-place op's result, list items) sees them from now on, as every Python reference to
+  // the mutated tensor does. Its tracked contents stay only with `keep_data` (a change that
+  // keeps the row-major order of the elements: unsqueeze_, squeeze_).
+  void set_geometry(TensorId t, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                    ExprId storage_offset, bool keep_data);
 
   // ---- values ----
   ValId none() { return add(ValKind::None, 0, 0); }

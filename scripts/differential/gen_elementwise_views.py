@@ -1213,7 +1213,47 @@ def g_inplace_floor_divide():
     return g, [{"x": s, "i": [s[0], n], "v": [n]} for s, n in zip(NCHW, (1, 2, 3, 1, 4, 2))]
 
 
+def g_inplace_views():
+    # In-place metadata changes: the tensor itself takes the new geometry, so later readers of
+    # the mutated node see it too (transformers' BigBird: `mask.unsqueeze_(2)`); views taken
+    # before keep theirs. Goldens hold each node's tensor at the end of the run, as FORMAT.md's
+    # interpreter records them.
+    g, x = nchw_graph("inplace_views")
+    b = g("aten.sym_size.int", x, 0)
+    c = g("aten.clone.default", x)
+    before = g("aten.select.int", c, 1, 0)                 # a view of c before the change
+    u = g("aten.unsqueeze_.default", c, 1)                 # c is (b, 1, 3, h, w) from here
+    a1 = g("aten.add.Tensor", c, 1.0)                      # reads c, not u
+    s1 = g("aten.sum.dim_IntList", c, [2], False)
+    v1 = g("aten.view.default", c, [b, 3, -1])
+    q = g("aten.squeeze_.dim", c, 1)                       # back to (b, 3, h, w)
+    a2 = g("aten.mul.Tensor", c, 2.0)
+    p = g("aten.permute.default", g("aten.clone.default", x), [0, 2, 3, 1])
+    t1 = g("aten.transpose_.default", p, 1, 3)             # non-contiguous self
+    a3 = g("aten.add.Tensor", p, 1.0)
+    d = g("aten.clone.default", x)
+    sw = g("aten.swapdims_.default", d, 0, -1)
+    sa = g("aten.swapaxes_.default", d, 1, 2)
+    a4 = g("aten.sum.dim_IntList", d, [0], True)
+    m = g("aten.clone.default", g("aten.select.int", g("aten.select.int", x, 1, 0), 2, 0))  # (b, w)
+    tt = g("aten.t_.default", m)
+    a5 = g("aten.add.Tensor", m, 1.0)
+    e = g("aten.clone.default", x)
+    sq = g("aten.squeeze_.default", e)                      # size-1 dims go (batch / height / width 1)
+    a6 = g("aten.neg.default", e)
+    f = g("aten.clone.default", x)
+    sd = g("aten.squeeze_.dim", f, 2)                       # (squeeze_.dims is 2.x only)
+    a7 = g("aten.neg.default", f)
+    h = g("aten.clone.default", x)
+    st = g("aten.as_strided_.default", h, [b, 3], [1, b], 0)
+    a8 = g("aten.add.Tensor", h, 1.0)
+    g.out(before, u, a1, s1, v1, q, a2, t1, a3, sw, sa, a4, tt, a5, sq, a6, sd, a7, st, a8, c, p, d, m, e, f, h)
+    return g, NCHW
+
+
 INPLACE_ERR_GRAPHS = [
+    dtype_err_graph("t__3d", lambda g, x: g("aten.t_.default", g("aten.unsqueeze.default", x, 0)), "float32"),
+    dtype_err_graph("unsqueeze__dim", lambda g, x: g("aten.unsqueeze_.default", g("aten.clone.default", x), 3), "float32"),
     dtype_err_graph("floor_divide_int_by_float", lambda g, x: g("aten.floor_divide_.Tensor", x, 2.5)),
     dtype_err_graph("floor_divide_grow", lambda g, x: g("aten.floor_divide_.Tensor", g("aten.sum.dim_IntList", x, [0]), x),
                     "float32"),
@@ -1224,7 +1264,7 @@ GRAPHS = [g_binary_layouts, g_broadcast, g_promotion, g_ternary_layouts, g_casts
           g_views, g_cat_split, g_slicing, g_indexing, g_factories, g_zero_size, g_seq_layouts,
           g_scalar_overloads, g_layout_mix, g_zero_dim,
           g_dtype_matrix, g_sym_slicing, g_empty_reductions, g_chunk_lists,
-          g_reduce_edge, g_cat_edge, g_masked_index] + ERR_GRAPHS + FUZZ_GRAPHS + [g_bool_scalar_overloads] + DTYPE_ERR_GRAPHS + [g_index_bcast, g_shape_edge, g_misc_ops] + FUZZ_RANK_GRAPHS + [g_meshgrid_kwargs, g_inplace_floor_divide] + INPLACE_ERR_GRAPHS
+          g_reduce_edge, g_cat_edge, g_masked_index] + ERR_GRAPHS + FUZZ_GRAPHS + [g_bool_scalar_overloads] + DTYPE_ERR_GRAPHS + [g_index_bcast, g_shape_edge, g_misc_ops] + FUZZ_RANK_GRAPHS + [g_meshgrid_kwargs, g_inplace_floor_divide, g_inplace_views] + INPLACE_ERR_GRAPHS
 
 
 def main():

@@ -122,6 +122,68 @@ TEST(DimOps, B238_SqueezeUnsqueeze) {
   EXPECT_TRUE(has(bad.error(), "Dimension out of range (expected to be in range of [-3, 2], but got 3)")) << bad.error();
 }
 
+// In-place metadata changes mutate the tensor itself: the result is self, and a later
+// reader of the mutated node sees the new geometry (transformers' BigBird: `mask.unsqueeze_(2)`,
+// then the mask used by name); a view taken before keeps its own.
+TEST(DimOps, InPlaceUnsqueezeMutatesTheTensor) {
+  PropHarness h;
+  h.input("x", "float32", {2, 3});
+  h.call("c", "aten.clone.default", "[" + N("x") + "]");
+  h.call("before", "aten.select.int", args("c", "1, 0"));
+  h.call("u", "aten.unsqueeze_.default", args("c", "1"));
+  h.call("after", "aten.add.Tensor", args("c", "1.0"));
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_TRUE(h.same_tensor("u", "c"));
+  EXPECT_EQ(h.shape("c"), (Ints{2, 1, 3}));
+  EXPECT_EQ(h.stride("c"), (Ints{3, 3, 1}));
+  EXPECT_EQ(h.shape("after"), (Ints{2, 1, 3}));
+  EXPECT_EQ(h.shape("before"), (Ints{2}));
+  EXPECT_EQ(h.stride("before"), (Ints{3}));
+  EXPECT_EQ(h.shape("x"), (Ints{2, 3}));  // the clone's source is another tensor
+
+  PropHarness bad;
+  bad.input("x", "float32", {2, 3}).call("u", "aten.unsqueeze_.default", args("x", "3"));
+  ASSERT_FALSE(bad.run());
+  EXPECT_TRUE(has(bad.error(), "Dimension out of range (expected to be in range of [-3, 2], but got 3)")) << bad.error();
+}
+
+TEST(DimOps, InPlaceSqueezeTransposeTAsStrided) {
+  PropHarness h;
+  h.input("x", "float32", {2, 1, 3, 1}).input("m", "float32", {4, 5}).input("y", "float32", {2, 3, 4});
+  h.call("s", "aten.clone.default", "[" + N("x") + "]");
+  h.call("sq", "aten.squeeze_.dims", args("s", "[1, 3]"));
+  h.call("s_after", "aten.neg.default", "[" + N("s") + "]");
+  h.call("s2", "aten.clone.default", "[" + N("x") + "]");
+  h.call("sq2", "aten.squeeze_.default", "[" + N("s2") + "]");
+  h.call("s3", "aten.clone.default", "[" + N("x") + "]");
+  h.call("sq3", "aten.squeeze_.dim", args("s3", "-1"));
+  h.call("tr", "aten.transpose_.default", args("y", "0, 2"));
+  h.call("y_after", "aten.sum.dim_IntList", args("y", "[0], false"));
+  h.call("sw", "aten.swapdims_.default", args("m", "0, 1"));
+  h.call("t", "aten.t_.default", "[" + N("m") + "]");  // swapped back
+  h.call("a", "aten.clone.default", "[" + N("x") + "]");
+  h.call("as", "aten.as_strided_.default", args("a", "[3, 2], [1, 3], 0"));
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_EQ(h.shape("s"), (Ints{2, 3}));
+  EXPECT_EQ(h.stride("s"), (Ints{3, 1}));
+  EXPECT_EQ(h.shape("s_after"), (Ints{2, 3}));
+  EXPECT_EQ(h.shape("s2"), (Ints{2, 3}));
+  EXPECT_EQ(h.shape("s3"), (Ints{2, 1, 3}));
+  EXPECT_TRUE(h.same_tensor("tr", "y"));
+  EXPECT_EQ(h.shape("y"), (Ints{4, 3, 2}));
+  EXPECT_EQ(h.stride("y"), (Ints{1, 4, 12}));
+  EXPECT_EQ(h.shape("y_after"), (Ints{3, 2}));
+  EXPECT_EQ(h.shape("m"), (Ints{4, 5}));
+  EXPECT_EQ(h.stride("m"), (Ints{5, 1}));
+  EXPECT_EQ(h.shape("a"), (Ints{3, 2}));
+  EXPECT_EQ(h.stride("a"), (Ints{1, 3}));
+
+  PropHarness bad;  // t_ names itself
+  bad.input("x", "float32", {2, 3, 4}).call("t", "aten.t_.default", "[" + N("x") + "]");
+  ASSERT_FALSE(bad.run());
+  EXPECT_TRUE(has(bad.error(), "t_() expects a tensor with <= 2 dimensions, but self is 3D")) << bad.error();
+}
+
 TEST(DimOps, MovedimKeepsOtherDimsInOrder) {
   PropHarness h;
   h.input("x", "float32", {2, 3, 4, 5}).call("m", "aten.movedim.intlist", args("x", "[0, 1], [2, 0]"));

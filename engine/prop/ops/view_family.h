@@ -16,5 +16,6 @@ std::span<const OpRuleEntry> diag_entries();     // diag / diag_embed
 std::span<const OpRuleEntry> view_scatter_entries();  // slice_scatter / select_scatter / diagonal_scatter / as_strided_scatter
 std::span<const OpRuleEntry> copy_variant_entries();  // view_copy / permute_copy / ... / narrow_copy
 std::span<const OpRuleEntry> narrow_tensor_entries();  // narrow.Tensor (start read from a 0-dim tensor)
+std::span<const OpRuleEntry> inplace_view_entries();   // unsqueeze_ / squeeze_ / transpose_ / t_ / as_strided_
 
 }  // namespace symshape

@@ -218,7 +218,8 @@ std::span<const OpRuleEntry> view_rules() {
   static const std::vector<OpRuleEntry> all = [] {
     std::vector<OpRuleEntry> v;
     for (auto part : {reshape_entries(), dim_entries(), slice_entries(), concat_entries(), reorder_entries(),
-                      diag_entries(), view_scatter_entries(), copy_variant_entries(), narrow_tensor_entries()})
+                      diag_entries(), view_scatter_entries(), copy_variant_entries(), narrow_tensor_entries(),
+                      inplace_view_entries()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();
