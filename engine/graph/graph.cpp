@@ -117,16 +117,13 @@ std::span<const int64_t> Graph::value_stride(ValueId v) const {
   return {s_.value_ints.data() + tensor_first(p) + tensor_rank(p), tensor_rank(p)};
 }
 
-int Graph::producer_torch_major() const {
+TorchVersion Graph::producer_torch() const {
   // producer_json is minified JSON written by the loaders: `"torch":"<version>"`
   constexpr std::string_view key = "\"torch\":\"";
   const std::string_view p = producer_json();
   const size_t at = p.find(key);
-  if (at == std::string_view::npos) return 0;
-  int major = 0;
-  for (size_t i = at + key.size(); i < p.size() && p[i] >= '0' && p[i] <= '9' && major < 1000; ++i)
-    major = major * 10 + (p[i] - '0');
-  return major;
+  if (at == std::string_view::npos) return {};
+  return parse_torch_version(p.substr(at + key.size()));
 }
 
 }  // namespace symshape

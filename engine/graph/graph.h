@@ -25,6 +25,7 @@
 #include "graph/example_view.h"
 #include "graph/graph_store.h"
 #include "graph/op_table.h"
+#include "graph/torch_version.h"
 
 namespace symshape {
 
@@ -36,9 +37,9 @@ class Graph {
   // --- graph ---
   std::string_view name() const { return str(s_.name); }
   std::string_view producer_json() const { return s_.producer_json; }
-  // The major version in the producer's `torch` string ("1.13.0a0" -> 1, "2.14.1+cu130" -> 2);
-  // 0 when the producer names none.
-  int producer_torch_major() const;
+  // The release in the producer's `torch` string ("1.13.0a0" -> 1.13, "2.14.1+cu130" -> 2.14);
+  // {0, 0} when the producer names none.
+  TorchVersion producer_torch() const;
   const OpTable& ops() const { return *s_.ops; }
   uint32_t num_nodes() const { return s_.num_nodes(); }
   NodeId output_node() const { return s_.output; }

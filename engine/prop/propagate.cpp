@@ -336,7 +336,7 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
   PropContext ctx(graph_, env, values_, node_values_, layout_cache_);
   ctx.set_failed_checks(failed_checks_);
   ctx.host = host_;
-  ctx.host.eager_torch_major = eager_torch_major_;
+  ctx.host.eager_torch = eager_torch_;
   NodeId current;
   try {
     for (uint32_t i = 0; i < graph_.num_nodes(); ++i) {

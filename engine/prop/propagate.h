@@ -68,7 +68,7 @@ class NodeHooks {
 class Propagator {
  public:
   Propagator(const Graph& graph, const RuleTable& rules)
-      : graph_(graph), rules_(rules), eager_torch_major_(graph.producer_torch_major() == 1 ? 1 : 2) {}
+      : graph_(graph), rules_(rules), eager_torch_(graph.producer_torch().named() ? graph.producer_torch() : kNewestTorch) {}
 
   void set_input_policy(InputPolicy policy) { policy_ = policy; }
   // For InputPolicy::Automatic: mask[p][d] != 0 makes dim d of placeholder p dynamic.
@@ -124,7 +124,7 @@ class Propagator {
   NodeHooks* hooks_ = nullptr;
   bool any_input_rank_ = false;
   ReferenceHost host_ = kFakeTensorModeHost;
-  int eager_torch_major_;  // ReferenceHost::eager_torch_major: the graph's producer
+  TorchVersion eager_torch_;  // ReferenceHost::eager_torch: the graph's producer
   std::vector<FailedCheck>* failed_checks_ = nullptr;
   ValueTable values_;
   std::vector<ValId> node_values_;

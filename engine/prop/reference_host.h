@@ -9,6 +9,8 @@
 // (docs/torchref.md, "Propagation and guards: PyTorch 2.x rules").
 #include <cstdint>
 
+#include "graph/torch_version.h"
+
 namespace symshape {
 
 struct ReferenceHost {
@@ -19,11 +21,12 @@ struct ReferenceHost {
   // torch.backends.mkldnn.enabled while tracing: the CPU wheels are built with MKLDNN and
   // enable it; torch.export turns it off (kExportTracingHost).
   bool mkldnn_enabled = true;
-  // The PyTorch release whose eager kernels give the layout where 1.13 and 2.x differ
-  // (docs/torchref.md, "Eager layouts: 1.13 and 2.x"): the graph's own producer
-  // (`producer.torch` "1.x" -> 1, anything else -> 2), set per graph by the Propagator, so a
-  // graph traced with 1.13 is checked against 1.13's kernels and one from 2.x against 2.x's.
-  int eager_torch_major = 2;
+  // The PyTorch release whose eager kernels give the layout where releases differ
+  // (docs/torchref.md, "Eager layouts"): the graph's own producer (`producer.torch`, major and
+  // minor; kNewestTorch when it names none), set per graph by the Propagator, so a graph
+  // traced with 1.13 is checked against 1.13's kernels, one from 2.13 against 2.13's and one
+  // from 2.14 against 2.14's.
+  TorchVersion eager_torch = kNewestTorch;
   // Whose strides a view reports where FakeTensorMode and the eager kernels disagree (only
   // size-1 dims can differ): false, eager's computeStride (the goldens' and the default);
   // true, FakeTensorMode's torch._refs._reshape_view_helper, for comparing with

@@ -233,10 +233,10 @@ TEST(GraphIr, LoaderIsReusableAfterAnError) {
   EXPECT_EQ(g.num_nodes(), 8u);
 }
 
-// The producer's torch version picks the eager kernels' layouts where 1.13 and 2.x differ
-// (docs/torchref.md, "Eager layouts"): its major number, 0 when none is named.
-TEST(GraphIr, ProducerTorchMajor) {
-  auto major_of = [](const std::string& producer) {
+// The producer's torch version picks the eager kernels' layouts where releases differ
+// (docs/torchref.md, "Eager layouts"): its major and minor numbers, {0, 0} when none is named.
+TEST(GraphIr, ProducerTorchVersion) {
+  auto version_of = [](const std::string& producer) {
     OpTable ops;
     Graph g(ops);
     Diagnostics d;
@@ -245,14 +245,20 @@ TEST(GraphIr, ProducerTorchMajor) {
                                           {"name": "output", "op": "output", "target": "output", "args": [{"node": "x"}]}],
                                 "dynamic_shapes": {"dynamic_shapes": {"x": [4]}, "dims": {}}, "examples": []})";
     EXPECT_TRUE(JsonGraphLoader().load_buffer(json, "p", ops, g, d)) << test::format_all(d);
-    return g.producer_torch_major();
+    return g.producer_torch();
   };
-  EXPECT_EQ(major_of(R"("producer": {"tool": "t", "torch": "1.13.0a0"}, )"), 1);
-  EXPECT_EQ(major_of(R"("producer": {"torch": "2.14.1+cu130", "tool": "symshape.export"}, )"), 2);
-  EXPECT_EQ(major_of(R"("producer": {"torch": "10.0"}, )"), 10);
-  EXPECT_EQ(major_of(R"("producer": {"tool": "no torch here"}, )"), 0);
-  EXPECT_EQ(major_of(R"("producer": {"torch": "none"}, )"), 0);
-  EXPECT_EQ(major_of(""), 0);
+  EXPECT_EQ(version_of(R"("producer": {"tool": "t", "torch": "1.13.0a0"}, )"), (TorchVersion{1, 13}));
+  EXPECT_EQ(version_of(R"("producer": {"torch": "2.14.1+cu130", "tool": "symshape.export"}, )"), (TorchVersion{2, 14}));
+  EXPECT_EQ(version_of(R"("producer": {"torch": "2.13.0+cpu"}, )"), (TorchVersion{2, 13}));
+  EXPECT_EQ(version_of(R"("producer": {"torch": "10.0"}, )"), (TorchVersion{10, 0}));
+  EXPECT_EQ(version_of(R"("producer": {"torch": "2"}, )"), (TorchVersion{2, 0}));
+  EXPECT_EQ(version_of(R"("producer": {"tool": "no torch here"}, )"), TorchVersion{});
+  EXPECT_EQ(version_of(R"("producer": {"torch": "none"}, )"), TorchVersion{});
+  EXPECT_EQ(version_of(""), TorchVersion{});
+  EXPECT_FALSE(TorchVersion{}.named());
+  EXPECT_LT((TorchVersion{2, 13}), (TorchVersion{2, 14}));
+  EXPECT_LT((TorchVersion{1, 13}), (TorchVersion{2, 0}));
+  EXPECT_GE(kNewestTorch, (TorchVersion{2, 14}));
 }
 
 }  // namespace

@@ -58,9 +58,17 @@ class PropHarness {
     return *this;
   }
 
+  // The graph's producer.torch version ("2.13.0", ...): the eager kernels whose layouts apply
+  // (docs/torchref.md, "Eager layouts"); none named means the newest release symshape knows.
+  PropHarness& producer_torch(const std::string& version) {
+    producer_ = R"("torch": ")" + version + "\"";
+    return *this;
+  }
+
   // Loads and propagates; returns whether propagation succeeded (error() otherwise).
   bool run() {
-    std::string json = R"({"format": "fx-graph-json", "version": 1, "name": "t", "producer": {}, "nodes": [)";
+    std::string json = R"({"format": "fx-graph-json", "version": 1, "name": "t", "producer": {)" + producer_ +
+                       R"(}, "nodes": [)";
     for (const auto& n : nodes_) json += n + ",\n";
     json += R"({"name": "output", "op": "output", "target": "output", "args": [{"node": ")" + last_ + R"("}]}],)";
     json += R"("dynamic_shapes": {"dynamic_shapes": {)";
@@ -133,7 +141,7 @@ class PropHarness {
 
   std::vector<std::string> nodes_, specs_, sym_names_, input_names_;
   std::vector<Ints> sizes_;
-  std::string last_;
+  std::string last_, producer_;
   OpTable ops_;
   Graph graph_{ops_};
   RuleTable rules_;

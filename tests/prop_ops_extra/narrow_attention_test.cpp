@@ -107,9 +107,9 @@ TEST(FusedAttention, FlashForCpuSymbolicSequence) {
 
 // scaled_dot_product_attention's output layout follows PyTorch 2.x's CPU backend choice
 // (sdp::select_sdp_backend_cpp): flash -> empty_like(query), math -> contiguous. Reference
-// strides: F.scaled_dot_product_attention on CPU tensors, PyTorch 2.13.0 and 2.14.1 (equal),
-// B, H, L, S, E = 2, 3, 5, 7, 4; the BLHE query is torch.randn(2, 5, 3, 4).transpose(1, 2)
-// (strides 60, 4, 12, 1).
+// strides: F.scaled_dot_product_attention on CPU tensors, PyTorch 2.13.0 and 2.14.1 (equal
+// for these; the graphs name no release, so 2.14's rules apply), B, H, L, S, E = 2, 3, 5, 7,
+// 4; the BLHE query is torch.randn(2, 5, 3, 4).transpose(1, 2) (strides 60, 4, 12, 1).
 struct SdpaCase {
   const char* name;
   Ints q_stride, k_shape, v_shape;
@@ -156,12 +156,82 @@ TEST(FusedAttention, SdpaOutputFollowsCpuBackendChoice) {
   ev.call("a", "aten.scaled_dot_product_attention.default", "[" + nodes({"q", "k", "v"}) + "]");
   ASSERT_TRUE(ev.run()) << ev.error();
   EXPECT_EQ(ev.stride("a"), (Ints{90, 30, 6, 1}));
-  // 3-d inputs: math, contiguous
-  PropHarness r3;
-  r3.attr("q", "float32", {2, 5, 4}, {4, 8, 1}).input("k", "float32", {2, 7, 4}).input("v", "float32", {2, 7, 4});
-  r3.call("a", "aten.scaled_dot_product_attention.default", "[" + nodes({"q", "k", "v"}) + "]");
-  ASSERT_TRUE(r3.run()) << r3.error();
-  EXPECT_EQ(r3.stride("a"), (Ints{20, 4, 1}));
+  // 3-d inputs: 2.13 math, contiguous; 2.14 gives them a batch of 1 and runs flash: q's layout
+  for (const char* version : {"2.13.0+cpu", "2.14.1+cu130"}) {
+    PropHarness r3;
+    r3.producer_torch(version);
+    r3.attr("q", "float32", {2, 5, 4}, {4, 8, 1}).input("k", "float32", {2, 7, 4}).input("v", "float32", {2, 7, 4});
+    r3.call("a", "aten.scaled_dot_product_attention.default", "[" + nodes({"q", "k", "v"}) + "]");
+    ASSERT_TRUE(r3.run()) << r3.error();
+    EXPECT_EQ(r3.stride("a"), std::string(version) < "2.14" ? (Ints{20, 4, 1}) : (Ints{4, 8, 1})) << version;
+  }
+}
+
+// PyTorch 2.14's CPU flash selection (sdp_utils_cpp.h): key / value heads of 1 broadcast
+// against the query's (`supports_mqa`), and unbatched 3-d inputs get a leading batch of 1
+// (`normalize_unbatched_input`, the mask too); 2.13 runs the math path (a contiguous result)
+// for both. Reference strides: eager CPU, 2.13.0+cpu and 2.14.1+cu130.
+struct SdpaVersionCase {
+  const char* name;
+  Ints q_shape, q_stride, k_shape;
+  Ints mask_shape;  // empty: none
+  const char* kwargs;
+  Ints stride_2_13, stride_2_14;
+};
+
+TEST(FusedAttention, SdpaFlashForBroadcastHeadsAndUnbatchedIn2_14) {
+  const SdpaVersionCase cases[] = {
+      // timm mobilenetv4_hybrid at an 8x8 image: query length 1, one key / value head
+      {"one kv head, L = 1", {2, 4, 1, 64}, {256, 64, 1, 1}, {2, 1, 1, 64}, {}, "{}", {256, 64, 64, 1},
+       {256, 64, 1, 1}},
+      {"one kv head, BLHE q", {2, 4, 3, 8}, {96, 8, 32, 1}, {2, 1, 5, 8}, {}, "{}", {96, 24, 8, 1}, {96, 8, 32, 1}},
+      {"one kv head, 4-d mask", {2, 4, 3, 8}, {96, 8, 32, 1}, {2, 1, 5, 8}, {2, 4, 3, 5}, "{}", {96, 24, 8, 1},
+       {96, 8, 32, 1}},
+      {"one kv head, batch 1 key: math", {2, 4, 3, 8}, {96, 8, 32, 1}, {1, 1, 5, 8}, {}, "{}", {96, 24, 8, 1},
+       {96, 24, 8, 1}},
+      {"one kv head with enable_gqa: flash in both", {2, 4, 3, 8}, {96, 8, 32, 1}, {2, 1, 5, 8}, {},
+       R"({"enable_gqa": true})", {96, 8, 32, 1}, {96, 8, 32, 1}},
+      {"3-d", {4, 3, 8}, {8, 32, 1}, {4, 5, 8}, {}, "{}", {24, 8, 1}, {8, 32, 1}},
+      {"3-d, key batch 1 (a head of 1 once unsqueezed)", {4, 3, 8}, {8, 32, 1}, {1, 5, 8}, {}, "{}", {24, 8, 1},
+       {8, 32, 1}},
+      {"3-d, 2-d mask", {4, 3, 8}, {8, 32, 1}, {4, 5, 8}, {3, 5}, "{}", {24, 8, 1}, {8, 32, 1}},
+      {"3-d, 3-d mask", {4, 3, 8}, {8, 32, 1}, {4, 5, 8}, {4, 3, 5}, "{}", {24, 8, 1}, {8, 32, 1}},
+      {"3-d, sliced q", {4, 3, 8}, {8, 64, 1}, {4, 5, 8}, {}, "{}", {24, 8, 1}, {8, 32, 1}},
+      {"3-d, L = 1", {4, 1, 8}, {8, 1, 1}, {4, 5, 8}, {}, "{}", {8, 8, 1}, {8, 1, 1}},
+  };
+  for (const SdpaVersionCase& c : cases) {
+    for (const char* version : {"2.13.0+cpu", "2.14.1+cu130"}) {
+      const bool v2_14 = std::string(version) >= "2.14";
+      PropHarness h;
+      h.producer_torch(version);
+      h.attr("q", "float32", c.q_shape, c.q_stride).input("k", "float32", c.k_shape).input("v", "float32", c.k_shape);
+      std::string args = "[" + nodes({"q", "k", "v"});
+      if (!c.mask_shape.empty()) {
+        Ints st(c.mask_shape.size(), 1);
+        for (size_t i = st.size() - 1; i > 0; --i) st[i - 1] = st[i] * c.mask_shape[i];
+        h.attr("m", "float32", c.mask_shape, st);
+        args += ", " + N("m");
+      }
+      h.call("a", "aten.scaled_dot_product_attention.default", args + "]", c.kwargs);
+      ASSERT_TRUE(h.run()) << c.name << " " << version << ": " << h.error();
+      EXPECT_EQ(h.shape("a"), c.q_shape) << c.name << " " << version;
+      EXPECT_EQ(h.stride("a"), v2_14 ? c.stride_2_14 : c.stride_2_13) << c.name << " " << version;
+    }
+  }
+}
+
+TEST(FusedAttention, SdpaBroadcastHeadsGuardsIn2_14) {
+  // symbolic heads: 2.14's supports_mqa asks `q_num_heads > 0`, `k_num_heads == 1`,
+  // `v_num_heads == 1` after `same_num_heads` failed; a key head of 1 decides statically
+  PropHarness h;
+  h.producer_torch("2.14.1");
+  h.input("q", "float32", {2, 4, 3, 8}, {"", "H", "", ""}).input("k", "float32", {2, 1, 5, 8});
+  h.input("v", "float32", {2, 1, 5, 8});
+  h.call("a", "aten.scaled_dot_product_attention.default", "[" + nodes({"q", "k", "v"}) + "]");
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_EQ(h.stride("a"), (Ints{96, 24, 8, 1}));
+  // same_num_heads: H == 1 is false (H >= 2), nothing else is asked of H
+  EXPECT_TRUE(h.env().guards().empty());
 }
 
 TEST(FusedAttention, SdpaSymbolicTimmLayoutAndGuards) {

@@ -12,6 +12,12 @@
 // `_scaled_dot_product_attention_math`, whose result is `matmul(attn, value)`: contiguous.
 // The selection's size comparisons are SymInt comparisons in C++, so each one the ranges
 // do not decide is a guard, asked in the C++ order (`flash_selected`).
+//
+// 2.14 selects flash for two more kinds of input (sdp_utils_cpp.h of 2.14): unbatched 3-d
+// q, k, v (`normalize_unbatched_input` gives them, and the mask up to 4-d, a leading 1), and
+// key / value heads of 1 against more query heads (`check_batch_size_and_num_heads_dense`'s
+// `supports_mqa`: `q_num_heads > 0 && k_num_heads == 1 && v_num_heads == 1`); 2.13 runs the
+// math path for both. The graph's producer picks (ReferenceHost::eager_torch).
 #include "prop/memory_format.h"
 #include "prop/ops/matmul_family.h"
 #include "prop/shape_helpers.h"
@@ -30,11 +36,19 @@ bool flash_selected(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::o
   ExprArena& ar = ctx.ar;
   auto eq = [&](ExprId a, ExprId b) { return ctx.guard(ar.eq(a, b)); };
   auto eq_c = [&](ExprId a, int64_t c) { return ctx.guard(ar.eq(a, ar.integer(c))); };
+  const bool v2_14 = ctx.host.eager_torch >= TorchVersion{2, 14};
+  Dims sq(ctx.vals.sizes(q)), sk(ctx.vals.sizes(k)), sv(ctx.vals.sizes(v)), sm;
+  if (mask) sm.assign(ctx.vals.sizes(*mask));
+  // 2.14 normalize_unbatched_input: 3-d q, k and v (strided, not nested) are unsqueezed to
+  // 4-d, the mask while it has fewer than 4 dims
+  if (v2_14 && sq.size() == 3 && sk.size() == 3 && sv.size() == 3) {
+    for (Dims* d : {&sq, &sk, &sv}) d->insert(0, ar.one());
+    while (mask && sm.size() < 4) sm.insert(0, ar.one());
+  }
   // check_for_dropout
   if (dropout > 0.0) return false;
   // check_tensor_shapes: all three 4-d
-  if (ctx.vals.rank(q) != 4 || ctx.vals.rank(k) != 4 || ctx.vals.rank(v) != 4) return false;
-  const auto sq = ctx.vals.sizes(q), sk = ctx.vals.sizes(k), sv = ctx.vals.sizes(v);
+  if (sq.size() != 4 || sk.size() != 4 || sv.size() != 4) return false;
   // check_batch_size_and_num_heads_dense<supports_gqa = true>: both flags computed first
   const bool same_batch = eq(sq[0], sk[0]) && eq(sq[0], sv[0]);
   const bool same_heads = eq(sq[1], sk[1]) && eq(sq[1], sv[1]);
@@ -44,11 +58,11 @@ bool flash_selected(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::o
     if (!eq(sk[1], sv[1])) return false;
     if (ctx.guard(ar.ne(ar.mod(sq[1], sk[1]), ar.zero()))) return false;
   } else if (!same_heads) {
-    return false;
+    // 2.14's supports_mqa (use_flash_attention_cpp): one key / value head serves them all
+    if (!(v2_14 && ctx.guard(ar.gt(sq[1], ar.zero())) && eq_c(sk[1], 1) && eq_c(sv[1], 1))) return false;
   }
   // check_attn_mask_shape
   if (mask) {
-    const auto sm = ctx.vals.sizes(*mask);
     const size_t mr = sm.size();
     if (mr < 2) return false;  // sym_size(-2) of a 1-d mask: validate_sdpa_input refused it earlier
     if (!eq(sm[mr - 2], sq[2]) && !eq_c(sm[mr - 2], 1)) return false;
@@ -66,8 +80,8 @@ bool flash_selected(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::o
   if (zero_q || zero_k) return false;
   // check_last_dim_stride_equals_1_dense<false>: the mask's last stride is asked too,
   // though a CPU query ignores the answer
-  const bool strides_1 = eq_c(ctx.vals.strides(q)[3], 1) && eq_c(ctx.vals.strides(k)[3], 1) &&
-                         eq_c(ctx.vals.strides(v)[3], 1);
+  const bool strides_1 = eq_c(ctx.vals.strides(q).back(), 1) && eq_c(ctx.vals.strides(k).back(), 1) &&
+                         eq_c(ctx.vals.strides(v).back(), 1);
   if (mask) (void)eq_c(ctx.vals.strides(*mask).back(), 1);
   if (!strides_1) return false;
   // check_tensor_dtype: q, k, v one of float32, float64, bfloat16, float16 (equal: checked
@@ -131,7 +145,8 @@ void sdpa_rule(PropContext& ctx) {
   const double dropout = ctx.is_none(dropout_arg) ? 0.0 : ctx.float_const(dropout_arg);
   if (flash_selected(ctx, q, k, v, mask, dropout, gqa)) {
     // _scaled_dot_product_flash_attention_for_cpu: empty_like(query) (sizes are q's: the
-    // selection required equal batch, heads and head dims)
+    // selection required equal batch, heads (or 2.14's one key / value head) and head dims;
+    // 2.14's unbatched input gets the leading 1 back off, leaving q's layout)
     Dims strides;
     empty_like_strides(ctx, q, MemoryFormat::Preserve, strides);
     ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(q), ctx.vals.sizes(q), strides));

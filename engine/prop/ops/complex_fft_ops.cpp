@@ -11,7 +11,7 @@
 // libstdc++'s std::partition, then std::sort by decreasing input stride) and the transformed
 // dims after them, sorted by decreasing input stride (`_sort_dims`; an r2c transform keeps its
 // last dim last), and restrides a contiguous batched output back. Debian's 1.13.1 has no MKL:
-// its pocketfft kernels write contiguous outputs (ReferenceHost::eager_torch_major picks).
+// its pocketfft kernels write contiguous outputs (ReferenceHost::eager_torch picks).
 // complex128 / complex32 have no DType: a double or half input that would produce one is
 // reported as unsupported (docs/propagation.md).
 #include <algorithm>
@@ -45,7 +45,7 @@ DType complex_of(std::string_view what, DType d) {
 
 // The eager kernels of the reference: 2.x's MKL, or 1.13's pocketfft (contiguous outputs); the
 // few front-end differences of the two releases (0-d inputs) follow the same switch.
-bool mkl_layout(const PropContext& ctx) { return ctx.host.eager_torch_major >= 2; }
+bool mkl_layout(const PropContext& ctx) { return ctx.host.eager_torch.major >= 2; }
 
 // ---- complex views ----------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ void complex_from_pair(PropContext& ctx) {
   pointwise_layout(ctx, ops, shape, strides);
   // the dispatch macro's error: a NotImplementedError in 2.x, a RuntimeError in 1.13
   if (Polar && da == DType::Float16)
-    ctx.fail("{}\"polar_cpu\" not implemented for 'Half'", ctx.host.eager_torch_major >= 2 ? "NotImplementedError: " : "");
+    ctx.fail("{}\"polar_cpu\" not implemented for 'Half'", ctx.host.eager_torch.major >= 2 ? "NotImplementedError: " : "");
   const DType c = complex_of(Polar ? "polar" : "complex", da);
   ctx.set_tensor(ctx.new_tensor(c, shape, strides));
 }

@@ -250,7 +250,7 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
     // at concrete sizes gives the same answers
     const bool in_cl = suggest_memory_format_cxx(ctx, in) == MemoryFormat::ChannelsLast;
     const bool w_cl = suggest_memory_format_cxx(ctx, w) == MemoryFormat::ChannelsLast;
-    if (transposed && ctx.host.eager_torch_major < 2) return MemoryFormat::Contiguous;
+    if (transposed && ctx.host.eager_torch.major < 2) return MemoryFormat::Contiguous;
     // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
     return in_cl || w_cl ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
   }

@@ -139,7 +139,7 @@ Operand sumproduct_pair(PropContext& ctx, Operand left, Operand right, std::span
   // ro), the operands and lo / ro are swapped so the bmm writes the output's order directly
   // (Linear.cpp sumproduct_pair `swap_lo_ro = !lo.empty() && !ro.empty() && ro.back() <
   // lo.front()`; 1.13 has no swap): the result is (lro, old ro, 1.., old lo) in memory.
-  if (ctx.host.eager_torch_major >= 2 && !lo.empty() && !ro.empty() && ro.back() < lo[0]) {
+  if (ctx.host.eager_torch.major >= 2 && !lo.empty() && !ro.empty() && ro.back() < lo[0]) {
     std::swap(left, right);
     std::swap(lo, ro);
   }

@@ -20,7 +20,7 @@ void histc(PropContext& ctx) {
   if (!is_floating(dt)) ctx.fail("\"histogram_cpu\" not implemented for '{}'", scalar_type_name(dt));
   if (bins <= 0) ctx.fail("torch.histogram(): bins must be > 0, but got {} for dimension 0", bins);
   if (lo > hi) ctx.fail("torch.histc: max must be larger than min");
-  if (dt == DType::Float16 && lo == hi && ctx.host.eager_torch_major < 2)
+  if (dt == DType::Float16 && lo == hi && ctx.host.eager_torch.major < 2)
     ctx.fail("\"aminmax_cpu\" not implemented for 'Half'");
   const ExprId sizes[] = {ctx.ar.integer(bins)};
   ctx.set_tensor(ctx.new_contiguous(dt, sizes));
