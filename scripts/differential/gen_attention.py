@@ -56,9 +56,9 @@ def graph(fn):
 def heads_broadcast():
     # timm mobilenetv4_hybrid's multi-query attention: q (B, H, L, D), one key / value head
     # (B, 1, S, D); at an 8x8 image L = S = 1
-    g = G("diff_sdpa_heads_broadcast", {"q": ["batch", 4, "len", 16], "kv": ["batch", 1, "kvlen", 16],
-                                        "m4": ["batch", 4, "len", "kvlen"], "m2": ["len", "kvlen"]},
-          {"batch": (1, None), "len": (1, None), "kvlen": (1, None)})
+    g = G("diff_sdpa_heads_broadcast", {"q": ["batch", 4, "qlen", 16], "kv": ["batch", 1, "kvlen", 16],
+                                        "m4": ["batch", 4, "qlen", "kvlen"], "m2": ["qlen", "kvlen"]},
+          {"batch": (1, None), "qlen": (1, None), "kvlen": (1, None)})
     q = g.ph("q"); kv = g.ph("kv"); m4 = g.ph("m4"); m2 = g.ph("m2")
     blhe = g.call("aten.transpose.int", g.call("aten.clone.default", g.call("aten.transpose.int", q, 1, 2),
                                               memory_format={"memory_format": "contiguous_format"}), 1, 2)
@@ -80,10 +80,10 @@ def heads_broadcast():
 def heads_broadcast_math():
     # what stays on the math path in both: a key batch of 1, a value of another head count,
     # another value head dim, dropout
-    g = G("diff_sdpa_heads_broadcast_math", {"q": ["batch", 4, "len", 16], "k1": [1, 1, "kvlen", 16],
+    g = G("diff_sdpa_heads_broadcast_math", {"q": ["batch", 4, "qlen", 16], "k1": [1, 1, "kvlen", 16],
                                              "v4": ["batch", 4, "kvlen", 16], "k": ["batch", 1, "kvlen", 16],
                                              "ve": ["batch", 1, "kvlen", 8]},
-          {"batch": (1, None), "len": (1, None), "kvlen": (1, None)})
+          {"batch": (1, None), "qlen": (1, None), "kvlen": (1, None)})
     q = g.ph("q"); k1 = g.ph("k1"); v4 = g.ph("v4"); k = g.ph("k"); ve = g.ph("ve")
     blhe = g.call("aten.transpose.int", g.call("aten.clone.default", g.call("aten.transpose.int", q, 1, 2),
                                               memory_format={"memory_format": "contiguous_format"}), 1, 2)
@@ -102,9 +102,9 @@ def heads_broadcast_math():
 @graph
 def unbatched():
     # 3-d (H, L, E) inputs: 2.14 gives them (and the mask) a leading batch of 1
-    g = G("diff_sdpa_unbatched", {"q": ["len", 4, 8], "k": [4, "kvlen", 8], "k1": [1, "kvlen", 8],
-                                  "m2": ["len", "kvlen"], "m3": [4, "len", "kvlen"]},
-          {"len": (1, None), "kvlen": (1, None)})
+    g = G("diff_sdpa_unbatched", {"q": ["qlen", 4, 8], "k": [4, "kvlen", 8], "k1": [1, "kvlen", 8],
+                                  "m2": ["qlen", "kvlen"], "m3": [4, "qlen", "kvlen"]},
+          {"qlen": (1, None), "kvlen": (1, None)})
     q = g.ph("q"); k = g.ph("k"); k1 = g.ph("k1"); m2 = g.ph("m2"); m3 = g.ph("m3")
     hle = g.call("aten.transpose.int", q, 0, 1)  # (4, len, 8), strides (8, 32, 1)
     sl = g.call("aten.slice.Tensor", g.call("aten.cat.default", [hle, hle], 2), 2, 0, 8)  # not dense, last stride 1
