@@ -364,7 +364,11 @@ class Checker {
           if (!num.empty() && num.find_first_not_of("0123456789") == std::string::npos && std::stoll(num) >= lo)
             weaker = true;
         }
-        if (d.rfind(source + " == ", 0) == 0) weaker = true;
+        // pinned to a constant (a derived dim's `source == 16*_h` is a relation, not a pin)
+        if (d.rfind(source + " == ", 0) == 0) {
+          const std::string rhs = d.substr(source.size() + 4);
+          if (!rhs.empty() && rhs.find_first_not_of("-0123456789") == std::string::npos) weaker = true;
+        }
       }
       if (!weaker) sr.dynamic_results.push_back(fmt::format("{} <= {}", lo, source));
     }
