@@ -18,7 +18,6 @@ each with its release in `producer.torch`; the engine picks the rules of the gra
 builder and the golden recorder are gen_conv_pool_matmul.py's. CI has no torch: the committed
 JSON is the test data (ctest conform_differential_attention).
 """
-import json
 import os
 import sys
 
@@ -122,34 +121,9 @@ def unbatched():
     return g
 
 
-def diff_versions(out):
-    """Node values / verdicts that differ between <name>_2_13.graph.json and <name>_2_14."""
-    for f in sorted(os.listdir(out)):
-        if not f.endswith("_2_13.graph.json"):
-            continue
-        other = os.path.join(out, f.replace("_2_13.graph.json", "_2_14.graph.json"))
-        if not os.path.exists(other):
-            continue
-        a, b = json.load(open(os.path.join(out, f))), json.load(open(other))
-        for ea, eb in zip(a["examples"], b["examples"]):
-            if ea["ok"] != eb["ok"] or (not ea["ok"] and ea["error"] != eb["error"]):
-                print(f"{a['name']} {ea['inputs']}: 2.13 {ea.get('error', 'ok')} / 2.14 {eb.get('error', 'ok')}")
-                continue
-            if not ea["ok"]:
-                continue
-            for k, va in ea["values"].items():
-                vb = eb["values"].get(k)
-                if va != vb:
-                    print(f"{a['name']} {ea['inputs']} {k}: 2.13 {va} / 2.14 {vb}")
-
-
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = [a for a in sys.argv[1:] if a != "--diff"]
-    out = args[0] if args else os.path.join(root, "data", "differential", "attention")
-    if "--diff" in sys.argv[1:]:
-        return diff_versions(out)
-    base.write_graphs(GRAPHS, out)
+    base.generator_main(GRAPHS, "attention",
+                        lambda out: base.diff_versions(out, ("_2_13.graph.json", "2.13"), ("_2_14.graph.json", "2.14")))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ The graph builder and the golden recorder (node-by-node execution with torch.ops
 FORMAT.md error recording) are gen_conv_pool_matmul.py's. CI has no torch: the committed JSON is
 the test data (ctest conform_differential_complex_fft).
 """
-import json
 import os
 import sys
 
@@ -353,38 +352,8 @@ for _n, _b in ERR_CASES:
     graph(_err_graph(_n, _b))
 
 
-# ----------------------------------------------------------------------------- 1.13 / 2.x
-def diff_versions(out):
-    """Node values / verdicts that differ between <name>.graph.json (1.13) and <name>_2x."""
-    for f in sorted(os.listdir(out)):
-        if not f.endswith(".graph.json") or f.endswith("_2x.graph.json"):
-            continue
-        other = os.path.join(out, f.replace(".graph.json", "_2x.graph.json"))
-        if not os.path.exists(other):
-            continue
-        a, b = json.load(open(os.path.join(out, f))), json.load(open(other))
-        for ea, eb in zip(a["examples"], b["examples"]):
-            if ea["ok"] != eb["ok"]:
-                print(f"{a['name']} {ea['inputs']}: 1.13 {'ok' if ea['ok'] else ea['error']} / "
-                      f"2.x {'ok' if eb['ok'] else eb['error']}")
-                continue
-            if not ea["ok"]:
-                if ea["error"] != eb["error"]:
-                    print(f"{a['name']} {ea['inputs']}: message 1.13 {ea['error']!r} / 2.x {eb['error']!r}")
-                continue
-            for k, va in ea["values"].items():
-                vb = eb["values"].get(k)
-                if va != vb:
-                    print(f"{a['name']} {ea['inputs']} {k}: 1.13 {va} / 2.x {vb}")
-
-
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = [a for a in sys.argv[1:] if a != "--diff"]
-    out = args[0] if args else os.path.join(root, "data", "differential", "complex_fft")
-    if "--diff" in sys.argv[1:]:
-        return diff_versions(out)
-    base.write_graphs(GRAPHS, out)
+    base.generator_main(GRAPHS, "complex_fft", base.diff_versions)
 
 
 if __name__ == "__main__":

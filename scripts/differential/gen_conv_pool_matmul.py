@@ -1451,10 +1451,42 @@ def write_graphs(graphs, out):
                       file=sys.stderr)
 
 
-def main():
+def diff_versions(out, first=(".graph.json", "1.13"), second=("_2x.graph.json", "2.x")):
+    """Prints the node values and verdicts that differ between each OUT/<name><first suffix>
+    and its <name><second suffix> (the same graphs with two PyTorch releases' goldens)."""
+    (sa, la), (sb, lb) = first, second
+    for f in sorted(os.listdir(out)):
+        if not f.endswith(sa) or (sb.endswith(sa) and f.endswith(sb)):
+            continue
+        other = os.path.join(out, f[: -len(sa)] + sb)
+        if not os.path.exists(other):
+            continue
+        a, b = json.load(open(os.path.join(out, f))), json.load(open(other))
+        for ea, eb in zip(a["examples"], b["examples"]):
+            if ea["ok"] != eb["ok"] or (not ea["ok"] and ea["error"] != eb["error"]):
+                print(f"{a['name']} {ea['inputs']}: {la} {ea.get('error', 'ok')} / {lb} {eb.get('error', 'ok')}")
+                continue
+            if not ea["ok"]:
+                continue
+            for k, va in ea["values"].items():
+                vb = eb["values"].get(k)
+                if va != vb:
+                    print(f"{a['name']} {ea['inputs']} {k}: {la} {va} / {lb} {vb}")
+
+
+def generator_main(graphs, folder, diff=None):
+    """`gen_X.py [OUT] [--diff]`: writes the graphs to OUT (default data/differential/<folder>),
+    or with --diff runs `diff` (diff_versions with the generator's suffixes) over OUT."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "data", "differential", "conv_pool_matmul")
-    write_graphs(GRAPHS, out)
+    args = [a for a in sys.argv[1:] if a != "--diff"]
+    out = args[0] if args else os.path.join(root, "data", "differential", folder)
+    if diff is not None and "--diff" in sys.argv[1:]:
+        return diff(out)
+    write_graphs(graphs, out)
+
+
+def main():
+    generator_main(GRAPHS, "conv_pool_matmul")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ dim only the right one has comes before every dim only the left one has (docs/to
 graph's `producer.torch`. The graph builder and the golden recorder are gen_conv_pool_matmul.py's.
 CI has no torch: the committed JSON is the test data (ctest conform_differential_einsum).
 """
-import json
 import os
 import random
 import sys
@@ -203,38 +202,8 @@ def mamba2_ssd():
     return g
 
 
-# ----------------------------------------------------------------------------- 1.13 / 2.x
-def diff_versions(out):
-    """Node values / verdicts that differ between <name>.graph.json (1.13) and <name>_2x."""
-    for f in sorted(os.listdir(out)):
-        if not f.endswith(".graph.json") or f.endswith("_2x.graph.json"):
-            continue
-        other = os.path.join(out, f.replace(".graph.json", "_2x.graph.json"))
-        if not os.path.exists(other):
-            continue
-        a, b = json.load(open(os.path.join(out, f))), json.load(open(other))
-        for ea, eb in zip(a["examples"], b["examples"]):
-            if ea["ok"] != eb["ok"]:
-                print(f"{a['name']} {ea['inputs']}: 1.13 {'ok' if ea['ok'] else ea['error']} / "
-                      f"2.x {'ok' if eb['ok'] else eb['error']}")
-                continue
-            if not ea["ok"]:
-                if ea["error"] != eb["error"]:
-                    print(f"{a['name']} {ea['inputs']}: message 1.13 {ea['error']!r} / 2.x {eb['error']!r}")
-                continue
-            for k, va in ea["values"].items():
-                vb = eb["values"].get(k)
-                if va != vb:
-                    print(f"{a['name']} {ea['inputs']} {k}: 1.13 {va} / 2.x {vb}")
-
-
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    args = [a for a in sys.argv[1:] if a != "--diff"]
-    out = args[0] if args else os.path.join(root, "data", "differential", "einsum")
-    if "--diff" in sys.argv[1:]:
-        return diff_versions(out)
-    base.write_graphs(GRAPHS, out)
+    base.generator_main(GRAPHS, "einsum", base.diff_versions)
 
 
 if __name__ == "__main__":
