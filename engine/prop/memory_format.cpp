@@ -9,11 +9,16 @@ namespace {
 
 // c10::is_channels_last_strides_2d_s4 / _3d_s5: walk dims in (C, W, H, [D,] N) order,
 // each stride at least the previous one times its size; ambiguous cases resolve to
-// contiguous (NCHW) as in eager. The running minimum grows by Max(size, 1) instead of
-// branching on "size > 1" (the same value): that is how PyTorch's symbolic version
-// (_sympy_is_channels_last_strides_generic) states it, so a downsampled size that
-// happens to be 1 is not guarded on.
-bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
+// contiguous (NCHW) as in eager.
+//
+// How the running minimum grows is where the two symbolic forms differ. PyTorch 2.x's
+// Python form (_sympy_is_channels_last_strides_generic) multiplies by Max(size, 1), so a
+// downsampled size that happens to be 1 is not guarded on (cxx = false). Its C++ form over
+// SymInts (c10/core/SymbolicShapeMeta.cpp's strides_like_channels_last, MemoryFormat.h)
+// multiplies only when `size > 1` holds, and that question is a real guard (convnext_tiny's
+// `(W // 32) > 1` at its adaptive_avg_pool2d, which try_solve turns into `64 <= W`). For
+// concrete sizes both are the same predicate.
+bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order, bool cxx = false) {
   ExprArena& ar = ctx.ar;
   const auto sizes = ctx.vals.sizes(t);
   const auto strides = ctx.vals.strides(t);
@@ -25,30 +30,8 @@ bool strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
     if (decide(ctx, ar.lt(strides[d], min))) return false;
     // N111 with identical strides, or a sliced N11W: NCHW
     if (d == 0 && decide(ctx, ar.eq(min, strides[1]))) return false;
-    min = ar.mul(strides[d], ar.max(ar.one(), sizes[d]));
-  }
-  return true;
-}
-
-// The same predicate as PyTorch 2.x's C++ asks it of a tensor with symbolic sizes:
-// c10/core/SymbolicShapeMeta.cpp computes strides_like_channels_last(_3d) eagerly with
-// c10/core/MemoryFormat.h's is_channels_last_strides_2d_s4 / _3d_s5 over SymInts, so every
-// comparison is a guard_bool, and the running minimum is multiplied by a size only when
-// `size > 1` holds: that question is a real guard (convnext_tiny's `(W // 32) > 1` at its
-// adaptive_avg_pool2d, which try_solve turns into the range `64 <= W`). For concrete sizes
-// it is the same predicate as strides_like (Max(size, 1)).
-bool cxx_strides_like(PropContext& ctx, TensorId t, std::span<const size_t> order) {
-  ExprArena& ar = ctx.ar;
-  const auto sizes = ctx.vals.sizes(t);
-  const auto strides = ctx.vals.strides(t);
-  if (decide(ctx, ar.eq(strides[1], ar.zero()))) return false;
-  ExprId min = ar.zero();
-  for (size_t d : order) {
-    if (decide(ctx, ar.eq(sizes[d], ar.zero()))) return false;
-    if (decide(ctx, ar.lt(strides[d], min))) return false;
-    if (d == 0 && decide(ctx, ar.eq(min, strides[1]))) return false;
-    min = strides[d];
-    if (decide(ctx, ar.gt(sizes[d], ar.one()))) min = ar.mul(min, sizes[d]);
+    if (!cxx) min = ar.mul(strides[d], ar.max(ar.one(), sizes[d]));
+    else min = decide(ctx, ar.gt(sizes[d], ar.one())) ? ar.mul(strides[d], sizes[d]) : strides[d];
   }
   return true;
 }
@@ -84,8 +67,8 @@ MemoryFormat suggest_memory_format_cxx(PropContext& ctx, TensorId t) {
   static constexpr size_t kOrder2d[] = {1, 3, 2, 0};
   static constexpr size_t kOrder3d[] = {1, 4, 3, 2, 0};
   const size_t r = ctx.vals.rank(t);
-  if (r == 4 && cxx_strides_like(ctx, t, kOrder2d)) return MemoryFormat::ChannelsLast;
-  if (r == 5 && cxx_strides_like(ctx, t, kOrder3d)) return MemoryFormat::ChannelsLast3d;
+  if (r == 4 && strides_like(ctx, t, kOrder2d, /*cxx=*/true)) return MemoryFormat::ChannelsLast;
+  if (r == 5 && strides_like(ctx, t, kOrder3d, /*cxx=*/true)) return MemoryFormat::ChannelsLast3d;
   return MemoryFormat::Contiguous;
 }
 
