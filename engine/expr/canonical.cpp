@@ -224,7 +224,10 @@ ExprId isolate_once(ExprArena& a, ExprId e, ExprId t, bool floordiv_inequality) 
     for (ExprId f : a.operands(l)) (a.contains(f, t) ? with : without).push_back(f);
     const ExprId other = a.mul(without);
     const int sign = known_sign(a, other);
-    const bool skip = is_inequality(op) ? sign == 0 : r == a.zero();
+    // PyTorch gives up on an inequality only when `other.is_negative` is unknown: a factor
+    // known non-negative (a floor division of a size by a constant) divides both sides
+    // unmirrored, so `w//8 < (h//8)*(w//8)` solves to `h//8 > 1`, then `h >= 16`
+    const bool skip = is_inequality(op) ? sign == 0 && !a.is_nonnegative(other) : r == a.zero();
     if (!skip && other != a.one()) {
       const auto q = exact_divide(a, r, other);
       if (!q) return ExprId{};

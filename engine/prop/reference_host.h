@@ -27,11 +27,13 @@ struct ReferenceHost {
   // traced with 1.13 is checked against 1.13's kernels, one from 2.13 against 2.13's and one
   // from 2.14 against 2.14's.
   TorchVersion eager_torch = kNewestTorch;
-  // Whose strides a view reports where FakeTensorMode and the eager kernels disagree (only
-  // size-1 dims can differ): false, eager's computeStride (the goldens' and the default);
-  // true, FakeTensorMode's torch._refs._reshape_view_helper, for comparing with
+  // Whose strides a node reports where FakeTensorMode and the eager kernels disagree: false,
+  // eager's (the goldens' and the default); true, FakeTensorMode's, for comparing with
   // FakeTensorProp / export's node meta (the differential harness). Guards are the same.
-  bool fake_view_strides = false;
+  // Where they differ: a view's size-1 dims (torch._refs._reshape_view_helper against
+  // computeStride) and upsample_bicubic2d.vec, whose decomposition lays its output out in
+  // the input's suggested memory format where the CPU kernel writes it contiguous.
+  bool fake_strides = false;
 };
 
 // Plain FakeTensorMode / FakeTensorProp and torch.compile (dynamo traces with the backend

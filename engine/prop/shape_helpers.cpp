@@ -304,11 +304,15 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes) {
   return r;
 }
 
-bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t) {
+namespace {
+
+// check_contiguous_sizes_strides(false_if_dde=True) over the dims in `order` (innermost first).
+template <class Order>
+bool prims_check_contiguous_sizes_strides(PropContext& ctx, const OperandLayout& t, Order&& order) {
   ExprArena& ar = ctx.ar;
-  if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
   ExprId expected = ar.one(), expected_max = ar.one();
-  for (size_t i = t.sizes.size(); i-- > 0;) {
+  for (size_t k = 0; k < t.sizes.size(); ++k) {
+    const size_t i = order(k);
     const ExprId x = t.sizes[i], y = t.strides[i];
     if (ctx.guard_or_false(ar.eq(x, ar.one()))) continue;
     if (ctx.guard_or_true(ar.ne(y, expected)) && ctx.guard_or_true(ar.ne(y, expected_max))) return false;
@@ -316,6 +320,65 @@ bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t) {
     expected = ar.mul(expected, x);
   }
   return true;
+}
+
+// K.__lt__ of torch/_prims_common (a (size, stride) pair ordered by stride):
+// `stride < other` or, when that is not known, "divides it and differs".
+bool prims_stride_lt(PropContext& ctx, ExprId a, ExprId b) {
+  ExprArena& ar = ctx.ar;
+  if (ctx.guard_or_false(ar.lt(a, b))) return true;
+  const bool divides = ctx.guard_or_false(ar.eq(a, ar.zero())) || ctx.guard_or_false(ar.eq(ar.mod(b, a), ar.zero()));
+  return divides && ctx.guard_or_true(ar.ne(a, b));
+}
+
+// The comparisons CPython 3.11's list.sort makes on a list shorter than 64 (minrun = n):
+// count_run (a strictly descending run is reversed), then binarysort of the rest, each
+// `pivot < a[p]` one call of `lt`. `perm` is sorted in place.
+template <class Lt>
+void python_sort(std::span<size_t> perm, Lt&& lt) {
+  const size_t n = perm.size();
+  if (n < 2) return;
+  size_t run = 2;
+  if (lt(perm[1], perm[0])) {
+    while (run < n && lt(perm[run], perm[run - 1])) ++run;
+    std::reverse(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(run));
+  } else {
+    while (run < n && !lt(perm[run], perm[run - 1])) ++run;
+  }
+  for (size_t start = run; start < n; ++start) {
+    const size_t pivot = perm[start];
+    size_t l = 0, r = start;
+    while (l < r) {
+      const size_t p = l + ((r - l) >> 1);
+      if (lt(pivot, perm[p]))
+        r = p;
+      else
+        l = p + 1;
+    }
+    for (size_t j = start; j > l; --j) perm[j] = perm[j - 1];
+    perm[l] = pivot;
+  }
+}
+
+}  // namespace
+
+bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t) {
+  ExprArena& ar = ctx.ar;
+  if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
+  const size_t n = t.sizes.size();
+  return prims_check_contiguous_sizes_strides(ctx, t, [n](size_t k) { return n - 1 - k; });
+}
+
+bool prims_is_non_overlapping_and_dense_or_false(PropContext& ctx, const OperandLayout& t) {
+  ExprArena& ar = ctx.ar;
+  if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
+  const size_t n = t.sizes.size();
+  if (n == 1) return ctx.guard_or_false(ar.eq(t.strides[0], ar.one()));
+  FixedVector<size_t, kMaxRank> perm;
+  for (size_t i = 0; i < n; ++i) perm.push_back(i);
+  python_sort(std::span<size_t>(perm.begin(), perm.size()), [&](size_t a, size_t b) { return prims_stride_lt(ctx, t.strides[a], t.strides[b]); });
+  // sorted by increasing stride, reversed, then walked from the end: increasing stride again
+  return prims_check_contiguous_sizes_strides(ctx, t, [&](size_t k) { return perm[k]; });
 }
 
 bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const OperandLayout& t) {
@@ -358,6 +421,31 @@ bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayou
     definitely_channels_last = definitely_channels_last && prims_is_channels_last_contiguous_2d_or_false(ctx, op);
   }
   return definitely_contiguous || definitely_channels_last;
+}
+
+bool prims_strides_like_channels_last_or_false(PropContext& ctx, const OperandLayout& t) {
+  ExprArena& ar = ctx.ar;
+  const size_t n = t.sizes.size();
+  if (n != 4 && n != 5) return false;
+  if (ctx.guard_or_true(ar.eq(t.strides[1], ar.zero()))) return false;
+  FixedVector<size_t, 5> order;
+  order.push_back(1);
+  for (size_t d = n - 1; d >= 2; --d) order.push_back(d);
+  order.push_back(0);
+  ExprId min = ar.zero();
+  for (size_t d : order) {
+    if (ctx.guard_or_true(ar.eq(t.sizes[d], ar.zero()))) return false;
+    if (ctx.guard_or_true(ar.lt(t.strides[d], min))) return false;
+    // `d == 0 and min == strides[1]`: a plain bool() of the SymBool, so a guard
+    if (d == 0 && ctx.guard(ar.eq(min, t.strides[1]))) return false;
+    min = ar.mul(t.strides[d], t.sizes[d]);
+  }
+  return true;
+}
+
+MemoryFormat prims_suggest_memory_format(PropContext& ctx, const OperandLayout& t) {
+  if (!prims_strides_like_channels_last_or_false(ctx, t)) return MemoryFormat::Contiguous;
+  return t.sizes.size() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
 }
 
 }  // namespace symshape

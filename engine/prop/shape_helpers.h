@@ -67,6 +67,19 @@ struct OperandLayout {
 // check_contiguous_sizes_strides (innermost dim first: `size == 1` skips the dim, else the
 // stride must be the running product, with or without Max(size, 1)).
 bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t);
+// torch/_prims_common/__init__.py is_non_overlapping_and_dense_or_false: `numel < 2`; a 1-d
+// tensor asks `stride == 1`; otherwise the dims sorted by K.__lt__ (`stride < other`, else
+// "divides and differs") in the comparisons CPython 3.11's sort makes, then
+// check_contiguous_sizes_strides in that order. Asked by the metas PyTorch 2.x runs under the
+// Python dispatcher (export, Dynamo): prims.convert_element_type (the _to_copy decomposition)
+// and prims.clone's compute_elementwise_output_strides of one tensor.
+bool prims_is_non_overlapping_and_dense_or_false(PropContext& ctx, const OperandLayout& t);
+// torch/_prims_common/__init__.py are_strides_like_channels_last_or_false (dims in the order
+// C, W, H, (D,) N; each `size == 0` / `stride < min` a guard_or_true, the last `min == stride[1]`
+// a plain guard) and the suggest_memory_format built on it, which the Python decompositions
+// call where C++ calls Tensor::suggest_memory_format.
+bool prims_strides_like_channels_last_or_false(PropContext& ctx, const OperandLayout& t);
+MemoryFormat prims_suggest_memory_format(PropContext& ctx, const OperandLayout& t);
 // torch/_prims_common/__init__.py is_channels_last_contiguous_2d(a, false_if_dde=True): rank 4
 // only, dims in the order (1, 3, 2, 0), `size == 1` skips the dim, else `stride != expected`.
 bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const OperandLayout& t);

@@ -132,7 +132,7 @@ PropPtr propagate(const GraphPtr& g, const pyb::object& sizes, int example, cons
   p->spec.prop = std::make_unique<Propagator>(g->graph, g->rules);
   p->spec.prop->set_input_policy(policy_of(policy));
   ReferenceHost reference = host == "export" ? kExportTracingHost : kFakeTensorModeHost;
-  reference.fake_view_strides = strides == "fake";
+  reference.fake_strides = strides == "fake";
   p->spec.prop->set_reference_host(reference);
   PropStatus st;
   std::string guard_error;

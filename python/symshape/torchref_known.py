@@ -112,16 +112,9 @@ KNOWN["violation:diff_derived_phantom_odd:unrelated:fixes"] = _ROOT_PRINT
 KNOWN["violation:fcn_resnet50:own:fixes"] = _OPEN_FCN_HEIGHT
 
 # --- propagation (torchref_prop): guards, by the PyTorch 2.13 code that records them ---
-# Everything below but _FAKE_PAD_SPECIALIZES is OPEN: a 2.13 rule symshape does not follow yet,
+# Everything below is OPEN: a 2.13 rule symshape does not follow yet,
 # named here so the harness's other counts stay exact while it is fixed. The torch_origin of
 # each missing guard (`--json`) names the function; docs/torchref.md lists the rules done.
-_FAKE_PAD_SPECIALIZES = (
-    "aten.pad.default run under FakeTensorMode specialises its input's sizes in 2.13 (its "
-    "CompositeImplicitAutograd path turns the SymInt sizes into ints: zoo_reduce_pool_pad's height and "
-    "width become 8), while torch.export of the same F.pad keeps the dim dynamic (its graph keeps "
-    "aten.pad.default; range [4, int_oo], checked) and constant_pad_nd does not specialise; symshape "
-    "follows export, so its guards keep the symbols."
-)
 # inception_v3's OPEN keys share one cause (measured 2026-11-27, docs/torchref.md "Status"):
 _INCEPTION_STATIC = (
     "symshape's ShapeEnv::maybe_evaluate_static (engine/shape_env/static_eval.cpp) first bounds the "
@@ -156,27 +149,6 @@ _OPEN_EXTRA = (
     "(index_select of fmod(arange)), which records no guard at the roll node."
 )
 KNOWN.update({
-    "guard:zoo_reduce_pool_pad:(-2) + 2*(L['x'].size()[2] // 2) < 1 + L['x'].size()[2]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:(-2) + 2*(L['x'].size()[2] // 2) < L['x'].size()[2]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:(-2) + 2*(L['x'].size()[3] // 2) < 1 + L['x'].size()[3]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:(-2) + 2*(L['x'].size()[3] // 2) < L['x'].size()[3]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:2 <= L['x'].size()[0]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:3 <= L['x'].size()[3]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:4 <= L['x'].size()[2]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].size()[0] == 2": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].size()[2] == 8": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].size()[2] == 9": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].size()[3] == 13": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].size()[3] == 8": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[0] == 256": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[0] == 4*L['x'].size()[2]*L['x'].size()[3]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[0] == 468": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[1] == 117": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[1] == 64": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[1] == L['x'].size()[2]*L['x'].size()[3]": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[2] == 13": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[2] == 8": _FAKE_PAD_SPECIALIZES,
-    "guard:zoo_reduce_pool_pad:L['x'].stride()[2] == L['x'].size()[3]": _FAKE_PAD_SPECIALIZES,
     "guard:inception_v3:(64 + (-64)*(((-3) + L['x'].size()[3]) // 4) + (-64)*(((-3) + L['x'].size()[2]) // 4) + 64*(((-3) + L['x'].size()[3]) // 4)*(((-3) + L['x'].size()[2]) // 4)) != 0": _OPEN_CONV,
     "guard:inception_v3:(64*L['x'].size()[0] + (-64)*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 4) + (-64)*L['x'].size()[0]*(((-3) + L['x'].size()[2]) // 4) + 64*L['x'].size()[0]*(((-3) + L['x'].size()[3]) // 4)*(((-3) + L['x'].size()[2]) // 4)) != 0": _OPEN_CONV,
     "guard:inception_v3:(768 + (-384)*(((-3) + L['x'].size()[3]) // 8) + (-384)*(((-3) + L['x'].size()[2]) // 8) + 192*(((-3) + L['x'].size()[3]) // 8)*(((-3) + L['x'].size()[2]) // 8)) != 0": _OPEN_CONV,

@@ -17,6 +17,7 @@ import re
 import sympy
 import torch
 import torch.fx
+from torch._dispatch.python import enable_python_dispatcher
 from torch._dynamo.source import LocalSource, TensorProperty, TensorPropertySource
 from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StrictMinMaxConstraint
@@ -151,7 +152,11 @@ def torch_propagate(doc, example):
     mode = FakeTensorMode(shape_env=shape_env, allow_non_fake_inputs=True)
     inputs, equalities = _fake_inputs(shape_env, mode, placeholders, doc.get("dynamic_shapes"), example["inputs"])
     rec = _Recorder(gm, shape_env)
-    with mode:
+    # torch.export and Dynamo trace under the Python dispatcher, where CompositeImplicitAutograd
+    # ops with Python decompositions (dropout, the interpolations, ...) and the Python metas
+    # (the _to_copy decomposition, im2col) run instead of their C++ kernels: the guards users
+    # get are those, so the reference runs the same way.
+    with enable_python_dispatcher(), mode:
         rec.run(*inputs)
     # ignore_static=False: symshape's guard text also checks static sizes and strides
     guards = shape_env.produce_guards(inputs, [LocalSource(n) for n, _ in placeholders], ignore_static=False,

@@ -216,9 +216,11 @@ bool uses_mkldnn(PropContext& ctx, TensorId in, TensorId w, const IntDims& strid
   return ctx.guard(ar.gt(ar.mul(numel4), ar.integer(20480)));
 }
 
-// determine_backend_memory_format for the CPU backends.
-MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride, const IntDims& dilation,
-                           const IntDims& output_padding, bool transposed, int64_t groups) {
+// determine_backend_memory_format for the CPU backends (eager's layout; fake_format set for
+// the 2-d case, see output_format).
+MemoryFormat eager_output_format(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride,
+                                 const IntDims& dilation, const IntDims& output_padding, bool transposed,
+                                 int64_t groups, MemoryFormat& fake_format) {
   const size_t rank = ctx.vals.rank(w);
   if (rank == 3) {
     // 1-d: _convolution calls input.contiguous() and views both operands as 4-d (N, C, 1, L).
@@ -250,6 +252,7 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
     // at concrete sizes gives the same answers
     const bool in_cl = suggest_memory_format_cxx(ctx, in) == MemoryFormat::ChannelsLast;
     const bool w_cl = suggest_memory_format_cxx(ctx, w) == MemoryFormat::ChannelsLast;
+    fake_format = in_cl || w_cl ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
     if (transposed && ctx.host.eager_torch.major < 2) return MemoryFormat::Contiguous;
     // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
     return in_cl || w_cl ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
@@ -261,6 +264,32 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
       suggest_memory_format(ctx, w) == MemoryFormat::ChannelsLast3d)
     return MemoryFormat::ChannelsLast3d;
   return MemoryFormat::Contiguous;
+}
+
+// determine_backend_memory_format for the CPU backends. `fake_format` is the memory format
+// PyTorch 2.x's fake conv converts its meta output to (fake_impls.py conv's mem_fmt), which
+// for 1.13 transposed 2-d convs differs from the eager layout returned.
+MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride, const IntDims& dilation,
+                           const IntDims& output_padding, bool transposed, int64_t groups,
+                           MemoryFormat& fake_format) {
+  fake_format = MemoryFormat::Contiguous;
+  const MemoryFormat eager = eager_output_format(ctx, in, w, stride, dilation, output_padding, transposed, groups,
+                                                 fake_format);
+  if (ctx.vals.rank(w) != 4) fake_format = eager;
+  return eager;
+}
+
+// The questions of fake_impls.py conv's `convert(out, mem_fmt)` for a channels_last mem_fmt:
+// the meta kernel's row-major output `.to(memory_format=...)`, which under the Python
+// dispatcher (export, Dynamo) runs the _to_copy decomposition, whose
+// prims.convert_element_type meta asks is_non_overlapping_and_dense_or_false of it (a 3-d
+// output is seen as (N, C, 1, L)). The clone into the new format asks nothing.
+void fake_conv_convert_questions(PropContext& ctx, std::span<const ExprId> out, MemoryFormat fake_format) {
+  if (fake_format == MemoryFormat::Contiguous) return;
+  Dims sizes(out), strides;
+  if (sizes.size() == 3) sizes.insert(2, ctx.ar.one());
+  format_strides(ctx, sizes, MemoryFormat::Contiguous, strides);
+  prims_is_non_overlapping_and_dense_or_false(ctx, {sizes, strides});
 }
 
 // at::_convolution on a batched input; returns the output tensor.
@@ -307,7 +336,10 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   if (a.transposed)
     check_transpose(ctx, is.subspan(2), std::span<const ExprId>(out).subspan(2), stride, dilation, output_padding);
 
-  const MemoryFormat fmt = output_format(ctx, in, w, stride, dilation, output_padding, a.transposed, a.groups);
+  MemoryFormat fake_format;
+  const MemoryFormat fmt =
+      output_format(ctx, in, w, stride, dilation, output_padding, a.transposed, a.groups, fake_format);
+  fake_conv_convert_questions(ctx, out, fake_format);
   const DType dtype = ctx.vals.dtype(in);
   if (k != 3) return new_in_format(ctx, dtype, out, fmt);
   // 1-d: computed as (N, C, 1, L) and squeezed back

@@ -34,14 +34,23 @@ TensorId dropout_product(PropContext& ctx, TensorId input, double p, bool featur
 }
 
 // dropout / alpha_dropout / feature_dropout / feature_alpha_dropout(input, p, train)
-template <bool Feature>
+template <bool Feature, bool Alpha>
 void dropout(PropContext& ctx) {
   const TensorId input = ctx.tensor_arg(0);
   const double p = ctx.float_const(ctx.arg(1));
   const bool train = ctx.bool_const(ctx.arg(2));
   if (Feature && ctx.vals.rank(input) < 2 && train && p != 0)
     ctx.fail("Feature dropout requires at least 2 dimensions in the input");
-  if (dropout_is_identity(ctx, input, p, train)) return ctx.set_tensor(input);
+  if (dropout_is_identity(ctx, input, p, train)) {
+    // PyTorch 2.x under the Python dispatcher (export, Dynamo) runs aten.dropout's
+    // CompositeImplicitAutograd decomposition (torch/_decomp/decompositions.py dropout):
+    // `input.clone()` when not training or p == 0, whose prims.clone meta asks
+    // compute_elementwise_output_strides of the input (rank >= 2: is it non-overlapping and
+    // dense). Eager returns the input itself, and so does symshape: only the questions differ.
+    if (!Feature && !Alpha && (!train || p == 0) && ctx.vals.rank(input) >= 2)
+      prims_is_non_overlapping_and_dense_or_false(ctx, {ctx.vals.sizes(input), ctx.vals.strides(input)});
+    return ctx.set_tensor(input);
+  }
   ctx.set_tensor(dropout_product(ctx, input, p, Feature));
 }
 
@@ -79,10 +88,10 @@ void native_dropout(PropContext& ctx) {
 }
 
 constexpr OpRuleEntry kRules[] = {
-    {"aten.dropout.default", dropout<false>},
-    {"aten.alpha_dropout.default", dropout<false>},
-    {"aten.feature_dropout.default", dropout<true>},
-    {"aten.feature_alpha_dropout.default", dropout<true>},
+    {"aten.dropout.default", dropout<false, false>},
+    {"aten.alpha_dropout.default", dropout<false, true>},
+    {"aten.feature_dropout.default", dropout<true, false>},
+    {"aten.feature_alpha_dropout.default", dropout<true, true>},
     {"aten.dropout_.default", dropout_<false>},
     {"aten.alpha_dropout_.default", dropout_<false>},
     {"aten.feature_dropout_.default", dropout_<true>},

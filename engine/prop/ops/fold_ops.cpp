@@ -3,6 +3,7 @@
 // in the input's suggested layout).
 #include "prop/memory_format.h"
 #include "prop/ops/conv_family.h"
+#include "prop/ops/view_geometry.h"
 
 namespace symshape::conv {
 
@@ -38,6 +39,27 @@ ExprId blocks(PropContext& ctx, ExprId size, int64_t k, int64_t d, int64_t p, in
   return ar.add(ar.floordiv(ar.add(size, ar.integer(2 * p - d * (k - 1) - 1)), ar.integer(s)), ar.one());
 }
 
+// Under the Python dispatcher (export, Dynamo) PyTorch 2.x's FakeTensorMode runs im2col's
+// Python decomposition (torch/_decomp/decompositions.py im2col): the padded input indexed by
+// the block rows (kh, oh, 1, 1) and columns (kw, ow), permuted to (N, C, kh, kw, oh, ow) and
+// reshaped to (N, C*kh*kw, oh*ow). The fake index result is laid out so that the permuted
+// tensor is row-major (measured with 2.13 on symbolic sizes), so the reshape is a view whose
+// _reshape_view_helper questions are the guards.
+// The block counts are the index aranges' lengths, ceil((S + 2p - d*(k-1)) / s), which
+// PyTorch prints as (S + 2p - d*(k-1) + s - 1) // s.
+void im2col_decomposition_reshape_guards(PropContext& ctx, ExprId n, ExprId c, const Window& w, ExprId ih, ExprId iw) {
+  ExprArena& ar = ctx.ar;
+  auto arange_length = [&](ExprId size, int64_t k, int64_t d, int64_t p, int64_t st) {
+    return ar.floordiv(ar.add(size, ar.integer(2 * p - d * (k - 1) + st - 1)), ar.integer(st));
+  };
+  const ExprId oh = arange_length(ih, w.kh, w.dh, w.ph, w.sh), ow = arange_length(iw, w.kw, w.dw, w.pw, w.sw);
+  const ExprId sizes[] = {n, c, ar.integer(w.kh), ar.integer(w.kw), oh, ow};
+  Dims strides;
+  format_strides(ctx, sizes, MemoryFormat::Contiguous, strides);
+  const ExprId shape[] = {n, ar.mul(c, ar.integer(w.kh * w.kw)), ar.mul(oh, ow)};
+  reshape_view_helper_guards(ctx, sizes, strides, shape);
+}
+
 // im2col(self, kernel_size, dilation, padding, stride) -> (N, C*kh*kw, L)
 void im2col_rule(PropContext& ctx) {
   ExprArena& ar = ctx.ar;
@@ -69,6 +91,7 @@ void im2col_rule(PropContext& ctx) {
   if (ndim == 4) shape.push_back(s[0]);
   shape.push_back(ar.mul(s[ndim - 3], ar.integer(w.kh * w.kw)));
   shape.push_back(ar.mul(oh, ow));
+  im2col_decomposition_reshape_guards(ctx, ndim == 4 ? s[0] : ar.one(), s[ndim - 3], w, ih, iw);
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(in), shape));
 }
 
@@ -98,14 +121,14 @@ void col2im_rule(PropContext& ctx) {
              ctx.shape_str(s));
   const ExprId planes = s[ndim - 2];
   const ExprId kk = ar.integer(w.kh * w.kw);
-  if (!holds(ctx, ar.eq(ar.mod(planes, kk), ar.zero())))
+  if (!conv::holds(ctx, ar.eq(ar.mod(planes, kk), ar.zero())))
     ctx.fail("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
              "input.size(1)={} and kernel_size=({}, {}).",
              ctx.str(planes), w.kh, w.kw);
   const ExprId bh = blocks(ctx, out[0], w.kh, w.dh, w.ph, w.sh);
   const ExprId bw = blocks(ctx, out[1], w.kw, w.dw, w.pw, w.sw);
   const ExprId length = s[ndim - 1];
-  if (!holds(ctx, ar.eq(length, ar.mul(bh, bw))))
+  if (!conv::holds(ctx, ar.eq(length, ar.mul(bh, bw))))
     ctx.fail("Given output_size=({}, {}), kernel_size=({}, {}), dilation=({}, {}), padding=({}, {}), stride=({}, {}), "
              "expected size of input's dimension 2 to match the calculated number of sliding blocks {} * {} = {}, but "
              "got input.size(2)={}.",
@@ -135,7 +158,7 @@ void pixel_shuffle_rule(PropContext& ctx) {
     ctx.fail("pixel_shuffle expects input to have at least 3 dimensions, but got input with {} dimension(s)", n);
   if (r <= 0) ctx.fail("pixel_shuffle expects a positive upscale_factor, but got {}", r);
   const ExprId r2 = ar.integer(r * r);
-  if (!holds(ctx, ar.eq(ar.mod(s[n - 3], r2), ar.zero())))
+  if (!conv::holds(ctx, ar.eq(ar.mod(s[n - 3], r2), ar.zero())))
     ctx.fail("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
              "but input.size(-3)={} is not divisible by {}",
              ctx.str(s[n - 3]), r * r);
@@ -157,11 +180,11 @@ void pixel_unshuffle_rule(PropContext& ctx) {
     ctx.fail("pixel_unshuffle expects input to have at least 3 dimensions, but got input with {} dimension(s)", n);
   if (r <= 0) ctx.fail("pixel_unshuffle expects a positive downscale_factor, but got {}", r);
   const ExprId rr = ar.integer(r);
-  if (!holds(ctx, ar.eq(ar.mod(s[n - 2], rr), ar.zero())))
+  if (!conv::holds(ctx, ar.eq(ar.mod(s[n - 2], rr), ar.zero())))
     ctx.fail("pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={} is not "
              "divisible by {}",
              ctx.str(s[n - 2]), r);
-  if (!holds(ctx, ar.eq(ar.mod(s[n - 1], rr), ar.zero())))
+  if (!conv::holds(ctx, ar.eq(ar.mod(s[n - 1], rr), ar.zero())))
     ctx.fail("pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={} is not "
              "divisible by {}",
              ctx.str(s[n - 1]), r);

@@ -6,8 +6,11 @@
 // ops and bicubic2d are contiguous.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "prop/memory_format.h"
 #include "prop/ops/conv_family.h"
+#include "prop/shape_helpers.h"
 
 namespace symshape::conv {
 
@@ -19,7 +22,7 @@ constexpr const char* kAxes[3][3] = {{"W", "", ""}, {"H", "W", ""}, {"D", "H", "
 
 // upsample_{1,2,3}d_common_check and the meta's non-empty check, then the result.
 template <size_t N, Layout L>
-void finish(PropContext& ctx, TensorId in, const Dims& out) {
+void finish(PropContext& ctx, TensorId in, const Dims& out, std::optional<MemoryFormat> layout = std::nullopt) {
   ExprArena& ar = ctx.ar;
   const auto s = ctx.vals.sizes(in);
   if (out.size() != N) ctx.fail("It is expected output_size equals to {}, but got size {}", N, out.size());
@@ -44,7 +47,8 @@ void finish(PropContext& ctx, TensorId in, const Dims& out) {
   shape.push_back(s[0]);
   shape.push_back(s[1]);
   for (ExprId e : out) shape.push_back(e);
-  const MemoryFormat format = L == Layout::Suggested ? suggest_memory_format(ctx, in) : MemoryFormat::Contiguous;
+  const MemoryFormat format =
+      layout ? *layout : L == Layout::Suggested ? suggest_memory_format(ctx, in) : MemoryFormat::Contiguous;
   ctx.set_tensor(new_in_format(ctx, ctx.vals.dtype(in), shape, format));
 }
 
@@ -90,6 +94,26 @@ void interp_vec_rule(PropContext& ctx) {
   finish<N, L>(ctx, in, out);
 }
 
+// The linear kinds' and bicubic2d's .vec overloads have CompositeImplicitAutograd Python
+// decompositions (torch/_decomp/decompositions.py _upsample_linear_vec,
+// upsample_bicubic2d_vec), which PyTorch 2.x runs under the Python dispatcher (export,
+// Dynamo). Their questions: per spatial dim `arange(out).to(dtype)`, whose
+// prims.convert_element_type meta asks `out < 2` (is_non_overlapping_and_dense_or_false of a
+// 1-d tensor); last, `result.contiguous(memory_format=utils.suggest_memory_format(input))`.
+// The output layout of bicubic2d is that format too, where eager's CPU kernel writes a
+// contiguous output: reported when FakeTensorMode's strides are asked for.
+template <size_t N, Layout L>
+void decomposed_interp_vec_rule(PropContext& ctx) {
+  const TensorId in = ctx.tensor_arg(0);
+  Dims out;
+  vec_output_size(ctx, in, ctx.arg(1), ctx.arg(3), out);
+  if (ctx.vals.rank(in) != N + 2 || out.size() != N) return finish<N, L>(ctx, in, out);
+  for (ExprId o : out) ctx.guard_or_false(ctx.ar.lt(o, ctx.ar.integer(2)));
+  const MemoryFormat fake = prims_suggest_memory_format(ctx, {ctx.vals.sizes(in), ctx.vals.strides(in)});
+  const bool fake_layout = L == Layout::Contiguous && ctx.host.fake_strides;
+  finish<N, L>(ctx, in, out, fake_layout ? std::optional<MemoryFormat>(fake) : std::nullopt);
+}
+
 // .default overloads: (self, output_size, ...); the scales do not change the size.
 template <size_t N, Layout L>
 void default_rule(PropContext& ctx) {
@@ -109,10 +133,10 @@ constexpr OpRuleEntry kRules[] = {
     {"aten._upsample_nearest_exact1d.vec", nearest_vec_rule<1, C>},
     {"aten._upsample_nearest_exact2d.vec", nearest_vec_rule<2, S>},
     {"aten._upsample_nearest_exact3d.vec", nearest_vec_rule<3, S>},
-    {"aten.upsample_linear1d.vec", interp_vec_rule<1, C>},
-    {"aten.upsample_bilinear2d.vec", interp_vec_rule<2, S>},
-    {"aten.upsample_bicubic2d.vec", interp_vec_rule<2, C>},
-    {"aten.upsample_trilinear3d.vec", interp_vec_rule<3, S>},
+    {"aten.upsample_linear1d.vec", decomposed_interp_vec_rule<1, C>},
+    {"aten.upsample_bilinear2d.vec", decomposed_interp_vec_rule<2, S>},
+    {"aten.upsample_bicubic2d.vec", decomposed_interp_vec_rule<2, C>},
+    {"aten.upsample_trilinear3d.vec", decomposed_interp_vec_rule<3, S>},
     {"aten._upsample_bilinear2d_aa.vec", interp_vec_rule<2, S>},
     {"aten._upsample_bicubic2d_aa.vec", interp_vec_rule<2, C>},
     {"aten.upsample_nearest1d.default", default_rule<1, C>},

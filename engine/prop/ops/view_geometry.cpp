@@ -114,7 +114,7 @@ static bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std
 // 2.x; FakeTensorMode's aten.view / aten._unsafe_view, fake_impls.py _view_meta): the
 // questions the greedy split/flatten algorithm asks, in its order, and (fake_strides) the
 // strides of its result; the engine's own result strides stay computeStride's (view_strides)
-// unless ReferenceHost::fake_view_strides asks for these.
+// unless ReferenceHost::fake_strides asks for these.
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                 std::span<const ExprId> shape, Dims* fake_strides) {
   ExprArena& ar = ctx.ar;
@@ -247,7 +247,7 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
   const auto sizes = ctx.vals.sizes(t);
   Dims inferred, strides, fake;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
-  const bool want_fake = ctx.host.fake_view_strides;
+  const bool want_fake = ctx.host.fake_strides;
   reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr);
   const ExprId offset = ctx.vals.tensor(t).storage_offset;
   if (!sizes.empty() && !inferred.empty() && has_unbacked(ctx.ar, sizes, ctx.vals.strides(t), inferred)) {
@@ -287,7 +287,7 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   else viewable = view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides);
   // 2.x: reshape_symint's view_symint / _unsafe_view run _reshape_view_helper (fake_impls.py
   // _view_meta) on the tensor or on its contiguous clone
-  const bool want_fake = ctx.host.fake_view_strides;
+  const bool want_fake = ctx.host.fake_strides;
   Dims fake;
   if (viewable) {
     reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr);

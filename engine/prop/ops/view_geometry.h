@@ -25,7 +25,7 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
 // aten.view / _unsafe_view): records the guards its greedy algorithm asks, in order, for a
 // tensor (sizes, strides) viewed as the already inferred `shape`. With `fake_strides`, also
 // the strides its result has (empty when it raises or takes the unbacked path): they differ
-// from computeStride's only on size-1 dims (ReferenceHost::fake_view_strides).
+// from computeStride's only on size-1 dims (ReferenceHost::fake_strides).
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                 std::span<const ExprId> shape, Dims* fake_strides = nullptr);
 

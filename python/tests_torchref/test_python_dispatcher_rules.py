@@ -1,0 +1,111 @@
+"""The guards PyTorch 2.x records where torch.export and Dynamo run an op's Python
+decomposition or Python meta (under the Python dispatcher) instead of its C++ kernel, against
+symshape, one small graph per rule: every node and every guard compared by the harness
+(torchref_prop.compare_example) with the real PyTorch, and the rule's own guard checked to be
+among symshape's, so a graph that asks nothing cannot pass for a rule that works."""
+import json
+
+import pytest
+
+import symshape
+from symshape import torchref_prop
+
+
+def _graph(tmp_path, name, nodes, dims, sizes, weights=None, min_size=2):
+    """A graph of input x with the spec `dims` (Dim names or ints) at `sizes`, static inputs
+    `weights` ({name: sizes}), then `nodes` ((name, target, args), strings naming an input or an
+    earlier node are node refs), the last one the output; one example, not executed (the
+    harness only needs its sizes)."""
+    weights = weights or {}
+    inputs = {"x": (dims, sizes), **{w: (s, s) for w, s in weights.items()}}
+    names = set(inputs)
+
+    def ref(a):
+        if isinstance(a, str) and a in names:
+            return {"node": a}
+        if isinstance(a, list):
+            return [ref(v) for v in a]
+        return a
+    body = [{"op": "placeholder", "name": n, "target": n, "meta": {"dtype": "float32", "rank": len(d)}}
+            for n, (d, _) in inputs.items()]
+    for node_name, target, args in nodes:
+        body.append({"op": "call_function", "name": node_name, "target": target, "args": ref(args), "kwargs": {}})
+        names.add(node_name)
+    body.append({"op": "output", "name": "output", "target": "output", "args": [{"node": nodes[-1][0]}]})
+    named = [d for d in dims if isinstance(d, str)]
+    doc = {"format": "fx-graph-json", "version": 1, "name": name, "producer": {}, "nodes": body,
+           "dynamic_shapes": {"dynamic_shapes": {n: d for n, (d, _) in inputs.items()},
+                              "dims": {d: {"min": min_size, "max": None, "derived": []} for d in named}},
+           "examples": [{"inputs": {n: s for n, (_, s) in inputs.items()}, "seed": 0, "in_spec": True,
+                         "ok": False, "error": "not executed", "error_kind": "shape"}]}
+    path = tmp_path / f"{name}.graph.json"
+    path.write_text(json.dumps(doc))
+    return doc, str(path)
+
+
+def _compare(doc, path):
+    graph = symshape.load(path)
+    _, _, node_diffs, guard_diffs = torchref_prop.compare_example(doc["name"], doc, graph, 0, {})
+    guards = graph.propagate(example=0).guards
+    return node_diffs, guard_diffs, guards
+
+
+# x (N, H, W, C) permuted to a channels_last (N, C, H, W), as convnext and the MLP mixers do
+_CHANNELS_LAST = [("p", "aten.permute.default", ["x", [0, 3, 1, 2]])]
+
+
+def test_dropout_eval_asks_clone_density(tmp_path):
+    # aten.dropout's decomposition clones the input: prims.clone's meta sorts its strides
+    doc, path = _graph(tmp_path, "dropout_cl", _CHANNELS_LAST + [
+        ("c", "aten.conv2d.default", ["p", "w", None, [8, 8], [0, 0], [1, 1], 1]),
+        ("d", "aten.dropout.default", ["c", 0.5, False])], [1, "h", "w", 3], [1, 40, 56, 3],
+        weights={"w": [4, 3, 8, 8]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any("<" in g and "// 8" in g and "*" in g for g in guards), guards
+
+
+def test_depthwise_conv_on_channels_last_asks_convert_density(tmp_path):
+    # convnext's depthwise conv of a channels_last input (a layer_norm over NHWC, permuted
+    # back): fake_impls conv converts its row-major meta output to channels_last, and _to_copy's
+    # decomposition asks is_non_overlapping_and_dense_or_false of it
+    doc, path = _graph(tmp_path, "conv_cl", [
+        ("s", "aten.conv2d.default", ["x", "w0", None, [4, 4], [0, 0], [1, 1], 1]),
+        ("a", "aten.permute.default", ["s", [0, 2, 3, 1]]),
+        ("n", "aten.layer_norm.default", ["a", [8], None, None, 1e-6, True]),
+        ("b", "aten.permute.default", ["n", [0, 3, 1, 2]]),
+        ("c", "aten.conv2d.default", ["b", "w1", None, [1, 1], [3, 3], [1, 1], 8])],
+        [1, 3, "h", "w"], [1, 3, 64, 72], weights={"w0": [8, 3, 4, 4], "w1": [8, 1, 7, 7]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.replace(" ", "").startswith("(L['x'].size()[3]//4)<") for g in guards), guards
+
+
+@pytest.mark.parametrize("op, scale", [("upsample_bilinear2d", 2), ("upsample_bicubic2d", 3)])
+def test_interpolation_decompositions(tmp_path, op, scale):
+    # _upsample_linear / upsample_bicubic2d_default: `arange(out).to(dtype)` asks `out < 2`;
+    # bicubic's output takes the input's suggested (here channels_last) format under FakeTensorMode
+    doc, path = _graph(tmp_path, op, _CHANNELS_LAST + [
+        ("hs", "aten.sym_size.int", ["x", 1]),
+        ("ws", "aten.sym_size.int", ["x", 2]),
+        ("ho", "operator.floordiv", ["hs", scale]),
+        ("wo", "operator.floordiv", ["ws", scale]),
+        ("u", f"aten.{op}.vec", ["p", ["ho", "wo"], False, None])], [1, "h", "w", 8], [1, 30, 45, 8])
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert f"{2 * scale} <= L['x'].size()[1]" in guards and f"{2 * scale} <= L['x'].size()[2]" in guards, guards
+
+
+def test_im2col_decomposition_reshape(tmp_path):
+    # im2col's decomposition reshapes the permuted block index to (N, C*kh*kw, oh*ow): its
+    # _reshape_view_helper questions are symshape's. The C++ reshape's computeStride questions
+    # before them, which PyTorch asks of Max(1, size) strides, are not followed yet
+    # (docs/torchref.md, "Python dispatcher"), so only the view helper's guards are compared.
+    doc, path = _graph(tmp_path, "im2col", [
+        ("u", "aten.im2col.default", ["x", [3, 3], [1, 1], [1, 1], [2, 2]])], [1, 4, "h", "w"], [1, 4, 13, 11],
+        min_size=3)
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs == []
+    view_helper = [d for d in guard_diffs if "_reshape_view_helper" in (d.get("torch_origin") or "")]
+    assert view_helper == [], [(d["field"], d["torch"], d["symshape"]) for d in view_helper]
+    assert any(g.startswith("(((1 + L['x'].size()[2]) // 2) % (") and g.endswith("!= 0") for g in guards), guards
