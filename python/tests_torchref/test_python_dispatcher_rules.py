@@ -109,3 +109,17 @@ def test_im2col_decomposition_reshape(tmp_path):
     view_helper = [d for d in guard_diffs if "_reshape_view_helper" in (d.get("torch_origin") or "")]
     assert view_helper == [], [(d["field"], d["torch"], d["symshape"]) for d in view_helper]
     assert any(g.startswith("(((1 + L['x'].size()[2]) // 2) % (") and g.endswith("!= 0") for g in guards), guards
+
+
+def test_integral_scale_factor_is_an_exact_size(tmp_path):
+    # decompositions.py upsample_compute_output_size: an integral scale multiplies the size
+    # (hrnet's fuse layers add a 2x-upsampled 1/8 branch to the 1/4 one: `a == 2*b` is a guard)
+    doc, path = _graph(tmp_path, "upsample_scale", [
+        ("a", "aten.conv2d.default", ["x", "w4", None, [4, 4], [0, 0], [1, 1], 1]),
+        ("b", "aten.conv2d.default", ["x", "w8", None, [8, 8], [0, 0], [1, 1], 1]),
+        ("u", "aten.upsample_nearest2d.vec", ["b", None, [2.0, 2.0]]),
+        ("s", "aten.add.Tensor", ["a", "u"])], [1, 3, "h", "w"], [1, 3, 64, 80],
+        weights={"w4": [4, 3, 1, 1], "w8": [4, 3, 1, 1]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any("==" in g and "// 8" in g and "// 4" in g for g in guards), guards

@@ -165,14 +165,14 @@ TEST(GuardEvalCorpus, PositiveBlocksSkipOnlyWhatHoldsThere) {
 
 // Guards the vector kernels cannot lower run through the Fallback instruction: expr's
 // scalar BatchProgram over the symbols' registers. Upsampling by a float scale factor
-// guards `L['x'].size()[2] <= math.trunc(2.0*torch.sym_float(...))` (TruncToInt of float
+// guards `L['x'].size()[2] <= math.trunc(1.5*torch.sym_float(...))` (TruncToInt of float
 // arithmetic); those programs have Fallback instructions, and their verdicts are the
 // scalar reference's at every instruction set, overflowing and zero sizes included.
 TEST(GuardEvalCorpus, FallbackClausesEqualTheScalarReference) {
   std::mt19937_64 rng(515);
   size_t fallbacks = 0, passing = 0, failing = 0;
   for (const char* file : {"data/differential/conv_pool_matmul/diff_upsample_more.graph.json",
-                           "data/differential/model_blocks/mb_seg_decoder.graph.json"}) {
+                           "data/differential/conv_pool_matmul/diff_upsample.graph.json"}) {
     const bool traced = with_first_specialisation(
         std::filesystem::path(SYMSHAPE_SOURCE_DIR) / file,
         [&](const Graph& g, const Specialization& spec, const std::vector<std::span<const int64_t>>& hint,
@@ -201,8 +201,10 @@ TEST(GuardEvalCorpus, FallbackClausesEqualTheScalarReference) {
         });
     EXPECT_TRUE(traced) << file;
   }
-  EXPECT_EQ(fallbacks, 3u);  // one in diff_upsample_more, two in mb_seg_decoder
-  EXPECT_GT(passing, 100u);
+  // the fractional scale factors' sizes (an integral scale gives an exact integer size, as
+  // PyTorch 2.x's upsample_compute_output_size computes it): 4 over the two graphs
+  EXPECT_EQ(fallbacks, 4u);
+  EXPECT_GT(passing, 40u);  // diff_upsample's three inputs rarely all pass together
   EXPECT_GT(failing, 100u);
 }
 

@@ -1,13 +1,16 @@
 // Upsampling / interpolate (semantics.md H.17). The .vec overloads take exactly one of
 // output_size and scale_factors; with scales, eager computes each size as
-// int64(double(S) * scale), which symbolically is TruncToInt(ToFloat(S) * scale): the
-// expression evaluates exactly like eager for every hint. Output layout (eager 1.13):
+// int64(double(S) * scale), symbolically TruncToInt(ToFloat(S) * scale), and PyTorch 2.x's
+// decompositions S * scale for an integral scale (vec_output_size): both evaluate exactly
+// like eager for every hint. Output layout (eager 1.13):
 // nearest2d/3d, bilinear2d and trilinear3d keep the input's suggested layout; the 1-d
 // ops and bicubic2d are contiguous.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <optional>
 
+#include "prop/fake_elementwise_questions.h"
 #include "prop/memory_format.h"
 #include "prop/ops/conv_family.h"
 #include "prop/shape_helpers.h"
@@ -52,8 +55,14 @@ void finish(PropContext& ctx, TensorId in, const Dims& out, std::optional<Memory
   ctx.set_tensor(new_in_format(ctx, ctx.vals.dtype(in), shape, format));
 }
 
-// upsample::compute_output_size of the .vec overloads.
-void vec_output_size(PropContext& ctx, TensorId in, ArgId size_arg, ArgId scales_arg, Dims& out) {
+// upsample::compute_output_size of the .vec overloads. `exact_integral_scale`: the size
+// PyTorch 2.x's Python decompositions compute (decompositions.py
+// upsample_compute_output_size, used by every .vec overload but bicubic2d's): an integral
+// scale multiplies the size exactly (`S * 2`, an integer expression), another is
+// sym_int(S * scale). Eager's C++ (and bicubic2d's decomposition) truncate double(S) * scale:
+// the same value at every size, not the same expression.
+void vec_output_size(PropContext& ctx, TensorId in, ArgId size_arg, ArgId scales_arg, Dims& out,
+                     bool exact_integral_scale = true) {
   ExprArena& ar = ctx.ar;
   const auto s = ctx.vals.sizes(in);
   const size_t spatial = s.size() < 2 ? 0 : s.size() - 2;
@@ -71,9 +80,31 @@ void vec_output_size(PropContext& ctx, TensorId in, ArgId size_arg, ArgId scales
     ctx.fail("It is expected scale_factors to have {} elements", spatial);
   for (size_t i = 0; i < spatial; ++i) {
     const double scale = ctx.float_const(items[i]);
+    if (exact_integral_scale && scale == std::trunc(scale) && std::fabs(scale) < 1e15) {
+      out.push_back(ar.mul(s[i + 2], ar.integer(static_cast<int64_t>(scale))));
+      continue;
+    }
     // trunc(double(S) * scale): the cast in compute_output_size
     out.push_back(ar.trunc_to_int(ar.mul(ar.to_float(s[i + 2]), ar.floating(scale))));
   }
+}
+
+// The nearest .vec overloads' CompositeImplicitAutograd decomposition (decompositions.py
+// _upsample_nearest), run under the Python dispatcher (export, Dynamo):
+// `aten._unsafe_index(input, [None, None, rows, cols...])`, whose meta (meta_index_Tensor)
+// asks `numel == 0`, then compute_elementwise_output_logical_to_physical_perm of the input
+// restrided to the output shape (stride 0 over the indexed dims); last,
+// utils.suggest_memory_format(input) for the result's `.contiguous(memory_format=...)`.
+void nearest_decomposition_questions(PropContext& ctx, TensorId in, const Dims& out) {
+  ExprArena& ar = ctx.ar;
+  const Dims sizes(ctx.vals.sizes(in)), strides(ctx.vals.strides(in));
+  if (ctx.guard_or_false(ar.eq(numel(ctx, sizes), ar.zero()))) return;
+  Dims shape, restrided;
+  for (size_t i = 0; i < 2; ++i) shape.push_back(sizes[i]), restrided.push_back(strides[i]);
+  for (ExprId o : out) shape.push_back(o), restrided.push_back(ar.zero());
+  const TensorId src[] = {ctx.new_tensor(ctx.vals.dtype(in), shape, restrided)};
+  fake_elementwise_layout_questions(ctx, src, shape, /*fast_binary=*/false);
+  prims_suggest_memory_format(ctx, {sizes, strides});
 }
 
 // Nearest kinds: (input, output_size?, scale_factors?)
@@ -82,6 +113,7 @@ void nearest_vec_rule(PropContext& ctx) {
   const TensorId in = ctx.tensor_arg(0);
   Dims out;
   vec_output_size(ctx, in, ctx.arg(1), ctx.arg(2), out);
+  if (ctx.vals.rank(in) == N + 2 && out.size() == N) nearest_decomposition_questions(ctx, in, out);
   finish<N, L>(ctx, in, out);
 }
 
@@ -102,11 +134,12 @@ void interp_vec_rule(PropContext& ctx) {
 // 1-d tensor); last, `result.contiguous(memory_format=utils.suggest_memory_format(input))`.
 // The output layout of bicubic2d is that format too, where eager's CPU kernel writes a
 // contiguous output: reported when FakeTensorMode's strides are asked for.
-template <size_t N, Layout L>
+// `Bicubic`: upsample_bicubic2d_vec computes its sizes itself, as sym_int(sym_float(S) * scale).
+template <size_t N, Layout L, bool Bicubic = false>
 void decomposed_interp_vec_rule(PropContext& ctx) {
   const TensorId in = ctx.tensor_arg(0);
   Dims out;
-  vec_output_size(ctx, in, ctx.arg(1), ctx.arg(3), out);
+  vec_output_size(ctx, in, ctx.arg(1), ctx.arg(3), out, /*exact_integral_scale=*/!Bicubic);
   if (ctx.vals.rank(in) != N + 2 || out.size() != N) return finish<N, L>(ctx, in, out);
   for (ExprId o : out) ctx.guard_or_false(ctx.ar.lt(o, ctx.ar.integer(2)));
   const MemoryFormat fake = prims_suggest_memory_format(ctx, {ctx.vals.sizes(in), ctx.vals.strides(in)});
@@ -135,7 +168,7 @@ constexpr OpRuleEntry kRules[] = {
     {"aten._upsample_nearest_exact3d.vec", nearest_vec_rule<3, S>},
     {"aten.upsample_linear1d.vec", decomposed_interp_vec_rule<1, C>},
     {"aten.upsample_bilinear2d.vec", decomposed_interp_vec_rule<2, S>},
-    {"aten.upsample_bicubic2d.vec", decomposed_interp_vec_rule<2, C>},
+    {"aten.upsample_bicubic2d.vec", decomposed_interp_vec_rule<2, C, true>},
     {"aten.upsample_trilinear3d.vec", decomposed_interp_vec_rule<3, S>},
     {"aten._upsample_bilinear2d_aa.vec", interp_vec_rule<2, S>},
     {"aten._upsample_bicubic2d_aa.vec", interp_vec_rule<2, C>},
