@@ -32,7 +32,7 @@ struct ReferenceHost {
   // FakeTensorProp / export's node meta (the differential harness). Guards are the same.
   // Where they differ: a view's size-1 dims (torch._refs._reshape_view_helper against
   // computeStride) and upsample_bicubic2d.vec, whose decomposition lays its output out in
-  // the input's suggested memory format where the CPU kernel writes it contiguous.
+  // the input's suggested memory format where 1.13's CPU kernel writes it contiguous.
   bool fake_strides = false;
 };
 

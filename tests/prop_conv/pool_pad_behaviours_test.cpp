@@ -150,15 +150,22 @@ TEST(UpsampleSymbolic, ScaledSizeEvaluatesLikeEagerForEveryHint) {
   EXPECT_EQ(g.result().shape, (Shape{1, 8, 25, 13}));
 }
 
-TEST(UpsampleLayout, BilinearKeepsChannelsLastBicubicDoesNot) {
-  for (const char* op : {"aten.upsample_bilinear2d.vec", "aten.upsample_bicubic2d.vec"}) {
-    OneOpGraph g;
-    g.attr("x", {1, 64, 4, 4}, {1024, 1, 256, 64});
-    g.call(op, R"([{"node": "x"}, [5, 7], false, null])");
-    ASSERT_TRUE(g.run());
-    const bool bilinear = std::string(op).find("bilinear") != std::string::npos;
-    EXPECT_EQ(g.result().stride, bilinear ? (Shape{2240, 1, 448, 64}) : (Shape{2240, 35, 7, 1})) << op;
-  }
+// Eager 1.13's bicubic2d kernels write a contiguous output; 2.x's follow the input's
+// suggested format as bilinear2d always did (2.13 and 2.14: strides (2240, 1, 448, 64) here).
+TEST(UpsampleLayout, BilinearKeepsChannelsLastBicubicFrom2x) {
+  for (const char* torch : {"1.13.1", "2.14.1"})
+    for (const char* op : {"aten.upsample_bilinear2d.vec", "aten.upsample_bicubic2d.vec",
+                           "aten.upsample_bicubic2d.default", "aten._upsample_bicubic2d_aa.vec"}) {
+      OneOpGraph g;
+      g.producer_torch(torch);
+      g.attr("x", {1, 64, 4, 4}, {1024, 1, 256, 64});
+      const bool vec = std::string(op).ends_with(".vec");
+      g.call(op, vec ? R"([{"node": "x"}, [5, 7], false, null])" : R"([{"node": "x"}, [5, 7], false])");
+      ASSERT_TRUE(g.run()) << op;
+      const bool channels_last = std::string(op).find("bilinear") != std::string::npos || torch[0] == '2';
+      EXPECT_EQ(g.result().stride, channels_last ? (Shape{2240, 1, 448, 64}) : (Shape{2240, 35, 7, 1}))
+          << op << " " << torch;
+    }
 }
 
 TEST(PadBehaviours, B265_ConstantPad) {

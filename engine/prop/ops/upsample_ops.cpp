@@ -4,7 +4,7 @@
 // decompositions S * scale for an integral scale (vec_output_size): both evaluate exactly
 // like eager for every hint. Output layout (eager 1.13):
 // nearest2d/3d, bilinear2d and trilinear3d keep the input's suggested layout; the 1-d
-// ops and bicubic2d are contiguous.
+// ops and bicubic2d are contiguous (bicubic2d follows the suggested layout from 2.x on).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -19,7 +19,10 @@ namespace symshape::conv {
 
 namespace {
 
-enum class Layout : uint8_t { Suggested, Contiguous };
+// SuggestedSince2: bicubic2d (and its antialiased form), contiguous in eager 1.13 and in the
+// input's suggested format from 2.x on (2.13: a channels_last (1, 32, 3, 3) input gives
+// strides (512, 1, 128, 32) from .vec, .default and _aa alike).
+enum class Layout : uint8_t { Suggested, Contiguous, SuggestedSince2 };
 
 constexpr const char* kAxes[3][3] = {{"W", "", ""}, {"H", "W", ""}, {"D", "H", "W"}};
 
@@ -50,8 +53,9 @@ void finish(PropContext& ctx, TensorId in, const Dims& out, std::optional<Memory
   shape.push_back(s[0]);
   shape.push_back(s[1]);
   for (ExprId e : out) shape.push_back(e);
-  const MemoryFormat format =
-      layout ? *layout : L == Layout::Suggested ? suggest_memory_format(ctx, in) : MemoryFormat::Contiguous;
+  const bool suggested =
+      L == Layout::Suggested || (L == Layout::SuggestedSince2 && ctx.host.eager_torch.major >= 2);
+  const MemoryFormat format = layout ? *layout : suggested ? suggest_memory_format(ctx, in) : MemoryFormat::Contiguous;
   ctx.set_tensor(new_in_format(ctx, ctx.vals.dtype(in), shape, format));
 }
 
@@ -132,7 +136,7 @@ void interp_vec_rule(PropContext& ctx) {
 // Dynamo). Their questions: per spatial dim `arange(out).to(dtype)`, whose
 // prims.convert_element_type meta asks `out < 2` (is_non_overlapping_and_dense_or_false of a
 // 1-d tensor); last, `result.contiguous(memory_format=utils.suggest_memory_format(input))`.
-// The output layout of bicubic2d is that format too, where eager's CPU kernel writes a
+// The output layout of bicubic2d is that format too, where eager 1.13's CPU kernel writes a
 // contiguous output: reported when FakeTensorMode's strides are asked for.
 // `Bicubic`: upsample_bicubic2d_vec computes its sizes itself, as sym_int(sym_float(S) * scale).
 template <size_t N, Layout L, bool Bicubic = false>
@@ -143,7 +147,7 @@ void decomposed_interp_vec_rule(PropContext& ctx) {
   if (ctx.vals.rank(in) != N + 2 || out.size() != N) return finish<N, L>(ctx, in, out);
   for (ExprId o : out) ctx.guard_or_false(ctx.ar.lt(o, ctx.ar.integer(2)));
   const MemoryFormat fake = prims_suggest_memory_format(ctx, {ctx.vals.sizes(in), ctx.vals.strides(in)});
-  const bool fake_layout = L == Layout::Contiguous && ctx.host.fake_strides;
+  const bool fake_layout = L == Layout::SuggestedSince2 && ctx.host.fake_strides;
   finish<N, L>(ctx, in, out, fake_layout ? std::optional<MemoryFormat>(fake) : std::nullopt);
 }
 
@@ -158,6 +162,7 @@ void default_rule(PropContext& ctx) {
 
 constexpr Layout S = Layout::Suggested;
 constexpr Layout C = Layout::Contiguous;
+constexpr Layout B = Layout::SuggestedSince2;
 
 constexpr OpRuleEntry kRules[] = {
     {"aten.upsample_nearest1d.vec", nearest_vec_rule<1, C>},
@@ -168,10 +173,10 @@ constexpr OpRuleEntry kRules[] = {
     {"aten._upsample_nearest_exact3d.vec", nearest_vec_rule<3, S>},
     {"aten.upsample_linear1d.vec", decomposed_interp_vec_rule<1, C>},
     {"aten.upsample_bilinear2d.vec", decomposed_interp_vec_rule<2, S>},
-    {"aten.upsample_bicubic2d.vec", decomposed_interp_vec_rule<2, C, true>},
+    {"aten.upsample_bicubic2d.vec", decomposed_interp_vec_rule<2, B, true>},
     {"aten.upsample_trilinear3d.vec", decomposed_interp_vec_rule<3, S>},
     {"aten._upsample_bilinear2d_aa.vec", interp_vec_rule<2, S>},
-    {"aten._upsample_bicubic2d_aa.vec", interp_vec_rule<2, C>},
+    {"aten._upsample_bicubic2d_aa.vec", interp_vec_rule<2, B>},
     {"aten.upsample_nearest1d.default", default_rule<1, C>},
     {"aten.upsample_nearest2d.default", default_rule<2, S>},
     {"aten.upsample_nearest3d.default", default_rule<3, S>},
@@ -180,10 +185,10 @@ constexpr OpRuleEntry kRules[] = {
     {"aten._upsample_nearest_exact3d.default", default_rule<3, S>},
     {"aten.upsample_linear1d.default", default_rule<1, C>},
     {"aten.upsample_bilinear2d.default", default_rule<2, S>},
-    {"aten.upsample_bicubic2d.default", default_rule<2, C>},
+    {"aten.upsample_bicubic2d.default", default_rule<2, B>},
     {"aten.upsample_trilinear3d.default", default_rule<3, S>},
     {"aten._upsample_bilinear2d_aa.default", default_rule<2, S>},
-    {"aten._upsample_bicubic2d_aa.default", default_rule<2, C>},
+    {"aten._upsample_bicubic2d_aa.default", default_rule<2, B>},
 };
 
 }  // namespace
