@@ -17,7 +17,8 @@ def _graph(tmp_path, name, nodes, dims, sizes, weights=None, min_size=2):
     earlier node are node refs), the last one the output; one example, not executed (the
     harness only needs its sizes)."""
     weights = weights or {}
-    inputs = {"x": (dims, sizes), **{w: (s, s) for w, s in weights.items()}}
+    # a weight is its static sizes, or (dims, sizes) when it shares x's Dims
+    inputs = {"x": (dims, sizes), **{w: (s if isinstance(s, tuple) else (s, s)) for w, s in weights.items()}}
     names = set(inputs)
 
     def ref(a):
@@ -123,3 +124,20 @@ def test_integral_scale_factor_is_an_exact_size(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any("==" in g and "// 8" in g and "// 4" in g for g in guards), guards
+
+
+def test_symbolic_conv_groups_are_not_specialised(tmp_path):
+    # CondConv (timm efficientnet_cc): per-sample kernels as one grouped conv with
+    # `groups=batch`; PyTorch keeps groups a SymInt, so `groups > 1` and the channel checks are
+    # guards (batch in [2, 15] at batch 2 with use_mkldnn's `N >= 16`), not `batch == 2`
+    doc, path = _graph(tmp_path, "cond_conv", [
+        ("n", "aten.sym_size.int", ["x", 0]),
+        ("nc", "operator.mul", ["n", 4]),
+        ("no", "operator.mul", ["n", 6]),
+        ("xr", "aten.reshape.default", ["x", [1, "nc", 16, 16]]),
+        ("wr", "aten.reshape.default", ["w", ["no", 4, 1, 1]]),
+        ("c", "aten.conv2d.default", ["xr", "wr", None, [1, 1], [0, 0], [1, 1], "n"])],
+        ["b", 4, 16, 16], [2, 4, 16, 16], weights={"w": (["b", 6, 4, 1, 1], [2, 6, 4, 1, 1])})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert "L['x'].size()[0] == 2" not in guards, guards

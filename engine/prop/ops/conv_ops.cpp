@@ -19,7 +19,9 @@ namespace {
 struct ConvArgs {
   IntDims stride, padding, dilation, output_padding;  // as given: one value or one per dim
   bool transposed = false;
-  int64_t groups = 1;
+  // an int or a SymInt node: CondConv-style per-sample kernels pass `groups=batch`, and
+  // PyTorch keeps it symbolic (each test of it is a guard, not a specialisation)
+  ExprId groups;
 };
 
 std::string list_str(const IntDims& v) { return fmt::format("[{}]", fmt::join(v.begin(), v.end(), ", ")); }
@@ -50,7 +52,7 @@ std::string joined(PropContext& ctx, std::span<const ExprId> v, std::string_view
 // check_shape_forward (1.13), in its order.
 void check_shape_forward(PropContext& ctx, TensorId in, TensorId w, std::optional<TensorId> bias, const IntDims& stride,
                          const IntDims& padding, const IntDims& dilation, const IntDims& output_padding,
-                         bool transposed, int64_t groups) {
+                         bool transposed, ExprId g) {
   ExprArena& ar = ctx.ar;
   for (int64_t p : padding)
     if (p < 0) ctx.fail("negative padding is not supported");
@@ -66,13 +68,12 @@ void check_shape_forward(PropContext& ctx, TensorId in, TensorId w, std::optiona
   if (ws.size() != k)
     ctx.fail("Expected {}-dimensional input for {}-dimensional weight {}, but got {}-dimensional input of size {} instead",
              ws.size(), ws.size(), ctx.shape_str(ws), k, ctx.shape_str(is));
-  const ExprId g = ar.integer(groups);
   if (!holds(ctx, ar.ge(ws[0], g)))
     ctx.fail("Given groups={}, expected weight to be at least {} at dimension 0, but got weight of size {} instead",
-             groups, groups, ctx.shape_str(ws));
+             ctx.str(g), ctx.str(g), ctx.shape_str(ws));
   if (!holds(ctx, ar.eq(ar.mod(ws[0], g), ar.zero())))
     ctx.fail("Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of size [{}] instead",
-             groups, groups, ctx.shape_str(ws));
+             ctx.str(g), ctx.str(g), ctx.shape_str(ws));
   auto bias_ok = [&](ExprId n) {
     if (!bias) return true;
     return ctx.vals.rank(*bias) == 1 && holds(ctx, ar.eq(ctx.vals.sizes(*bias)[0], n));
@@ -81,7 +82,7 @@ void check_shape_forward(PropContext& ctx, TensorId in, TensorId w, std::optiona
     const ExprId channels = ar.mul(ws[1], g);
     if (!holds(ctx, ar.eq(is[1], channels)))
       ctx.fail("Given groups={}, weight of size {}, expected input{} to have {} channels, but got {} channels instead",
-               groups, ctx.shape_str(ws), ctx.shape_str(is), ctx.str(channels), ctx.str(is[1]));
+               ctx.str(g), ctx.shape_str(ws), ctx.shape_str(is), ctx.str(channels), ctx.str(is[1]));
     if (!bias_ok(ws[0]))
       ctx.fail("Given weight of size {}, expected bias to be 1-dimensional with {} elements, but got bias of size {} "
                "instead",
@@ -165,7 +166,7 @@ void check_transpose(PropContext& ctx, std::span<const ExprId> in_spatial, std::
 // The layout symshape gives the output stays eager 1.13's (output_format).
 void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride,
                                 const IntDims& dilation, const IntDims& output_padding, bool transposed,
-                                int64_t groups) {
+                                ExprId groups) {
   ExprArena& ar = ctx.ar;
   const auto is = ctx.vals.sizes(in);
   const auto ws = ctx.vals.sizes(w);
@@ -188,14 +189,14 @@ void select_conv_backend_guards(PropContext& ctx, TensorId in, TensorId w, const
   if (!first) return;
   // Mkldnn or not only matters to the layout, which stays 1.13's: the questions are the point
   [[maybe_unused]] const bool mkldnn =
-      groups > 1 || (ctx.guard(ar.gt(kw, ar.integer(3))) && ctx.guard(ar.gt(kh, ar.integer(3)))) ||
+      ctx.guard(ar.gt(groups, ar.one())) || (ctx.guard(ar.gt(kw, ar.integer(3))) && ctx.guard(ar.gt(kh, ar.integer(3)))) ||
       ctx.guard(ar.gt(is[0], ar.one())) ||
       ctx.guard(ar.gt(r == 3 ? ar.mul({is[0], is[1], is[2]}) : ar.mul({is[0], is[1], is[2], is[3]}), ar.integer(20480)));
 }
 
 // ConvParams::use_mkldnn (1.13) for the CPU float case; at::get_num_threads() > 1 assumed.
 bool uses_mkldnn(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride, const IntDims& dilation,
-                 const IntDims& output_padding, bool transposed, int64_t groups) {
+                 const IntDims& output_padding, bool transposed, ExprId groups) {
   ExprArena& ar = ctx.ar;
   const DType dt = ctx.vals.dtype(in);
   if (dt != DType::Float32 && dt != DType::BFloat16) return false;
@@ -204,12 +205,12 @@ bool uses_mkldnn(PropContext& ctx, TensorId in, TensorId w, const IntDims& strid
   if (transposed) {
     for (size_t i = 0; i < stride.size(); ++i)
       if (output_padding[i] >= stride[i]) return false;
-    if (groups > 1 && ctx.guard(ar.eq(is[1], ar.integer(groups)))) return false;
+    if (ctx.guard(ar.gt(groups, ar.one())) && ctx.guard(ar.eq(is[1], groups))) return false;
   }
   if (dt == DType::BFloat16) return true;
   (void)dilation;
   const size_t r = ws.size();
-  if (groups > 1) return true;
+  if (ctx.guard(ar.gt(groups, ar.one()))) return true;
   if (ctx.guard(ar.gt(ws[r - 1], ar.integer(3))) && ctx.guard(ar.gt(ws[r - 2], ar.integer(3)))) return true;
   if (ctx.guard(ar.gt(is[0], ar.one()))) return true;
   const ExprId numel4[] = {is[0], is[1], is[2], is[3]};
@@ -220,7 +221,7 @@ bool uses_mkldnn(PropContext& ctx, TensorId in, TensorId w, const IntDims& strid
 // the 2-d case, see output_format).
 MemoryFormat eager_output_format(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride,
                                  const IntDims& dilation, const IntDims& output_padding, bool transposed,
-                                 int64_t groups, MemoryFormat& fake_format) {
+                                 ExprId groups, MemoryFormat& fake_format) {
   const size_t rank = ctx.vals.rank(w);
   if (rank == 3) {
     // 1-d: _convolution calls input.contiguous() and views both operands as 4-d (N, C, 1, L).
@@ -270,7 +271,7 @@ MemoryFormat eager_output_format(PropContext& ctx, TensorId in, TensorId w, cons
 // PyTorch 2.x's fake conv converts its meta output to (fake_impls.py conv's mem_fmt), which
 // for 1.13 transposed 2-d convs differs from the eager layout returned.
 MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntDims& stride, const IntDims& dilation,
-                           const IntDims& output_padding, bool transposed, int64_t groups,
+                           const IntDims& output_padding, bool transposed, ExprId groups,
                            MemoryFormat& fake_format) {
   fake_format = MemoryFormat::Contiguous;
   const MemoryFormat eager = eager_output_format(ctx, in, w, stride, dilation, output_padding, transposed, groups,
@@ -298,7 +299,7 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   const auto ws = ctx.vals.sizes(w);
   const size_t k = ws.size();
   if (k < 3) ctx.fail("weight should have at least three dimensions");
-  if (a.groups <= 0) ctx.fail("non-positive groups is not supported");
+  if (!holds(ctx, ctx.ar.gt(a.groups, ctx.ar.zero()))) ctx.fail("non-positive groups is not supported");
   const size_t dim = k - 2;
   IntDims stride, padding, dilation, output_padding;
   expand_param(ctx, a.stride, "stride", dim, stride);
@@ -320,7 +321,7 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   const auto is = ctx.vals.sizes(in);
   Dims out;
   out.push_back(is[0]);
-  out.push_back(a.transposed ? ar.mul(ws[1], ar.integer(a.groups)) : ws[0]);
+  out.push_back(a.transposed ? ar.mul(ws[1], a.groups) : ws[0]);
   for (size_t d = 0; d < dim; ++d) {
     const ExprId dk = ar.mul(ar.integer(dilation[d]), ar.sub(ws[d + 2], ar.one()));
     if (a.transposed) {
@@ -380,7 +381,7 @@ void conv_nd_rule(PropContext& ctx) {
   ctx.int_list_const(ctx.arg(4), a.padding);
   ctx.int_list_const(ctx.arg(5), a.dilation);
   a.output_padding.push_back(0);
-  a.groups = ctx.int_const(ctx.arg(6));
+  a.groups = ctx.int_expr(ctx.arg(6));
   set_unbatched(ctx, convolution(ctx, in, ctx.tensor_arg(1), opt_bias(ctx, 2), a), batched);
 }
 
@@ -397,7 +398,7 @@ void conv_padding_nd_rule(PropContext& ctx) {
   ctx.int_list_const(ctx.arg(3), a.stride);
   ctx.int_list_const(ctx.arg(5), a.dilation);
   a.output_padding.push_back(0);
-  a.groups = ctx.int_const(ctx.arg(6));
+  a.groups = ctx.int_expr(ctx.arg(6));
   const std::string_view mode = ctx.string_arg(ctx.arg(4));
   if (mode == "valid") {
     a.padding.push_back(0);
@@ -448,7 +449,7 @@ void conv_transpose_nd_rule(PropContext& ctx) {
   ctx.int_list_const(ctx.arg(3), a.stride);
   ctx.int_list_const(ctx.arg(4), a.padding);
   ctx.int_list_const(ctx.arg(5), a.output_padding);
-  a.groups = ctx.int_const(ctx.arg(6));
+  a.groups = ctx.int_expr(ctx.arg(6));
   ctx.int_list_const(ctx.arg(7), a.dilation);
   set_unbatched(ctx, convolution(ctx, in, ctx.tensor_arg(1), opt_bias(ctx, 2), a), batched);
 }
@@ -462,7 +463,7 @@ void convolution_default_rule(PropContext& ctx) {
   ctx.int_list_const(ctx.arg(5), a.dilation);
   a.transposed = ctx.bool_const(ctx.arg(6));
   ctx.int_list_const(ctx.arg(7), a.output_padding);
-  a.groups = ctx.int_const(ctx.arg(8));
+  a.groups = ctx.int_expr(ctx.arg(8));
   ctx.set_tensor(convolution(ctx, ctx.tensor_arg(0), ctx.tensor_arg(1), opt_bias(ctx, 2), a));
 }
 
