@@ -57,6 +57,13 @@ FactBounds fact_bounds(const ExprArena& a, ExprId e) {
       }
       break;
     }
+    case ExprKind::FloorDiv: {
+      // SymPy's FloorDiv is non-negative (never known positive) when its base is and its
+      // divisor is positive: `(s - 1)//8` is, so Max(1, (s - 1)//8 + 1) folds as in PyTorch
+      const ExprId den = a.operand(e, 1);
+      if (fact_bounds(a, a.operand(e, 0)).lo >= 0 && fact_bounds(a, den).lo > 0) return {0, INFINITY};
+      break;
+    }
     default: break;
   }
   if (a.is_positive(e)) return {a.is_integer(e) ? 1.0 : 0.0, INFINITY};

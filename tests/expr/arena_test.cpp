@@ -85,4 +85,18 @@ TEST_F(Arena, ExpandDistributesProducts) {
   EXPECT_EQ(to_str(a, a.expand(a.pow(a.add(s0, I(1)), 2))), "s0**2 + 2*s0 + 1");
 }
 
+// Max(1, x) folds as SymPy folds it, from assumptions only (make_contiguous_strides_for's
+// `sym_max(size, 1)`): a floor division of a non-negative base by a positive divisor is
+// non-negative, never known positive (checked against torch.utils._sympy FloorDiv).
+TEST_F(Arena, MaxFoldsFloorDivisionsLikeSympyAssumptions) {
+  const ExprId block = a.add(a.floordiv(a.sub(s0, I(1)), I(8)), I(1));  // (s0 - 1)//8 + 1
+  EXPECT_EQ(a.max(I(1), block), block);
+  const ExprId up = a.floordiv(a.add(s0, I(7)), I(8));  // (s0 + 7)//8: only known >= 0
+  EXPECT_EQ(a.kind(a.max(I(1), up)), ExprKind::Max);
+  const ExprId inception = a.sub(a.floordiv(a.sub(s0, I(3)), I(2)), I(1));  // (s0 - 3)//2 - 1
+  EXPECT_EQ(a.kind(a.max(I(1), inception)), ExprKind::Max);
+  const ExprId sum = a.add({a.floordiv(s0, I(2)), a.floordiv(s0, I(4)), I(1)});
+  EXPECT_EQ(a.max(I(1), sum), sum);
+}
+
 }  // namespace symshape::test
