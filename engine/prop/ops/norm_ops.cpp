@@ -9,6 +9,7 @@
 #include "prop/memory_format.h"
 #include "prop/ops/elementwise_common.h"
 #include "prop/ops/reduction_common.h"
+#include "prop/ops/view_geometry.h"
 #include "prop/shape_helpers.h"
 
 namespace symshape {
@@ -298,6 +299,22 @@ void check_group_norm(PropContext& ctx, TensorId input, ArgId weight, ArgId bias
   }
 }
 
+// Under the Python dispatcher (export, Dynamo) the native_group_norm that C++ group_norm
+// calls on its input made contiguous in the suggested format runs torch/_refs
+// native_group_norm, whose first step reshapes that input to (N, G, C // G, HxW): the
+// reshape's _reshape_view_helper questions (`numel == 0`, is_contiguous's `numel < 2`, the
+// view's own) are guards. The rest of the decomposition (var_mean, the affine broadcast)
+// asks nothing that is not already decided for a dense input.
+void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                                     ExprId groups) {
+  ExprArena& ar = ctx.ar;
+  if (sizes.size() < 2 || !ctx.known_true(ar.eq(ar.mod(sizes[1], groups), ar.zero()))) return;
+  ExprId hxw = ar.one();
+  for (size_t i = 2; i < sizes.size(); ++i) hxw = ar.mul(hxw, sizes[i]);
+  const ExprId shape[] = {sizes[0], groups, ar.floordiv(sizes[1], groups), hxw};
+  reshape_view_helper_guards(ctx, sizes, strides, shape);
+}
+
 // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
 void group_norm(PropContext& ctx) {
   const TensorId input = ctx.tensor_arg(0);
@@ -308,6 +325,7 @@ void group_norm(PropContext& ctx) {
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   Dims strides;
   format_strides(ctx, ctx.vals.sizes(input), suggest_memory_format(ctx, input), strides);
+  group_norm_decomposition_guards(ctx, ctx.vals.sizes(input), strides, ctx.int_expr(ctx.arg(1)));
   ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), ctx.vals.sizes(input), strides));
 }
 
