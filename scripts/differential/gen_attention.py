@@ -35,15 +35,7 @@ def release():
     return f"_{parts[0]}_{parts[1]}"
 
 
-class G(base.G):
-    def __init__(self, name, dyn, dims):
-        super().__init__(name + release(), dyn, dims)
-
-    def to_json(self):
-        d = super().to_json()
-        d["producer"] = {"tool": "reference exporter (differential generator gen_attention.py)",
-                         "torch": torch.__version__}
-        return d
+G = base.release_graph_class("gen_attention.py", release())
 
 
 def graph(fn):

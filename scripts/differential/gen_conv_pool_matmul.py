@@ -1451,6 +1451,22 @@ def write_graphs(graphs, out):
                       file=sys.stderr)
 
 
+def release_graph_class(tool, suffix):
+    """G for the generators that write one suite per PyTorch release: graphs named NAME + suffix,
+    the producer naming `tool` and this torch only (Debian's package on 1.x)."""
+    class ReleaseG(G):
+        def __init__(self, name, dyn, dims):
+            super().__init__(name + suffix, dyn, dims)
+
+        def to_json(self):
+            d = super().to_json()
+            d["producer"] = {"tool": f"reference exporter (differential generator {tool})", "torch": torch.__version__}
+            if torch.__version__.startswith("1."):
+                d["producer"]["debian_packages"] = "python3-torch 1.13.1"
+            return d
+    return ReleaseG
+
+
 def diff_versions(out, first=(".graph.json", "1.13"), second=("_2x.graph.json", "2.x")):
     """Prints the node values and verdicts that differ between each OUT/<name><first suffix>
     and its <name><second suffix> (the same graphs with two PyTorch releases' goldens)."""

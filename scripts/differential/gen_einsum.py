@@ -36,17 +36,7 @@ PAIRS = 40
 LETTERS = "abcdefgHIJ"
 
 
-class G(base.G):
-    def __init__(self, name, dyn, dims):
-        super().__init__(name + SUFFIX, dyn, dims)
-
-    def to_json(self):
-        d = super().to_json()
-        d["producer"] = {"tool": "reference exporter (differential generator gen_einsum.py)",
-                         "torch": torch.__version__}
-        if not V2:
-            d["producer"]["debian_packages"] = "python3-torch 1.13.1"
-        return d
+G = base.release_graph_class("gen_einsum.py", SUFFIX)
 
 
 def graph(fn):
