@@ -253,10 +253,10 @@ MemoryFormat eager_output_format(PropContext& ctx, TensorId in, TensorId w, cons
     // at concrete sizes gives the same answers
     const bool in_cl = suggest_memory_format_cxx(ctx, in) == MemoryFormat::ChannelsLast;
     const bool w_cl = suggest_memory_format_cxx(ctx, w) == MemoryFormat::ChannelsLast;
+    // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
     fake_format = in_cl || w_cl ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
     if (transposed && ctx.host.eager_torch.major < 2) return MemoryFormat::Contiguous;
-    // mkldnn and the slow (thnn) kernels share the rule: either operand channels_last
-    return in_cl || w_cl ? MemoryFormat::ChannelsLast : MemoryFormat::Contiguous;
+    return fake_format;
   }
   // 3-d: only mkldnn keeps channels_last_3d; the slow 3-d kernels write contiguous output
   if (transposed || !uses_mkldnn(ctx, in, w, stride, dilation, output_padding, transposed, groups))
