@@ -239,10 +239,23 @@ void PropContext::contiguous_strides(std::span<const ExprId> sizes, Dims& out) {
   for (size_t i = n; i-- > 0;) {
     out[i] = running;
     const ExprId s = sizes[i];
-    // max(size, 1): a backed size symbol is >= 2, so Max(1, s) folds to s
-    ExprId m = ar.is_integer_const(s) ? ar.integer(std::max<int64_t>(ar.int_value(s), 1)) : ar.max(ar.one(), s);
-    if (!ar.is_integer_const(m)) m = env.simplify(m);
+    // max(size, 1), folded only from facts (a symbol, a product of symbols) as SymPy folds
+    // it from assumptions, never from the ranges: PyTorch's strides keep Max(1, (H - 3)//2 - 1),
+    // and later questions over them fold (or not) as PyTorch's do
+    const ExprId m = ar.is_integer_const(s) ? ar.integer(std::max<int64_t>(ar.int_value(s), 1)) : ar.max(ar.one(), s);
     running = ar.mul(running, m);
+  }
+}
+
+void PropContext::view_contiguous_strides(std::span<const ExprId> sizes, Dims& out) {
+  for (ExprId s : sizes)
+    if (ar.is_integer_const(s) ? ar.int_value(s) == 0 : !known_true(ar.ne(s, ar.zero())))
+      return contiguous_strides(sizes, out);
+  out.resize(sizes.size());
+  ExprId running = ar.one();
+  for (size_t i = sizes.size(); i-- > 0;) {
+    out[i] = running;
+    running = ar.mul(running, sizes[i]);
   }
 }
 

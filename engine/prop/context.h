@@ -144,6 +144,11 @@ class PropContext {
 
   // contiguous strides: stride[i] = stride[i+1] * max(size[i+1], 1) (semantics.md H.2)
   void contiguous_strides(std::span<const ExprId> sizes, Dims& out);
+  // The strides of a contiguous tensor viewed as `sizes` (computeStride over one chunk with
+  // base stride 1; 2.x's split_dim): products of the raw sizes, without the max(size, 1) of a
+  // new tensor's. A possibly empty view takes computeStride's zero-element branch: the
+  // contiguous strides.
+  void view_contiguous_strides(std::span<const ExprId> sizes, Dims& out);
   // channels_last (rank 4) / channels_last_3d (rank 5) strides, raw sizes (no max)
   void channels_last_strides(std::span<const ExprId> sizes, Dims& out);
   bool is_contiguous(TensorId t);                 // H.2 test, decided through guards
@@ -203,6 +208,7 @@ class PropContext {
     return true;
   }
   void set_failed_checks(std::vector<FailedCheck>* log) { failed_checks_ = log; }
+  bool inference_mode() const { return failed_checks_ != nullptr; }
   // Inference mode only: a requirement of the current node failed and was recorded (the
   // op would have raised there, so no later question of it is asked).
   bool node_failed_a_check() const {

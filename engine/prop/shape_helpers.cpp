@@ -153,13 +153,20 @@ void general_strides(PropContext& ctx, std::span<const TensorId> inputs, std::sp
   bool inverted = true;
   for (size_t j = 0; j < n; ++j) inverted = inverted && perm[j] == n - 1 - j;
   if (inverted) return ctx.contiguous_strides(shape, out_strides);
-  // compatible_stride: raw running product (no max with 1) in permuted order
+  // compatible_stride: raw running product (no max with 1) in permuted order. FakeTensor's
+  // refs (compute_elementwise_output_strides) take make_contiguous_strides_for of the
+  // permuted shape, max(size, 1) per factor: the same values when no size can be 0, and then
+  // that form, so the questions later ops ask of these strides fold as PyTorch's do.
+  bool nonzero = true;
+  for (ExprId s : shape)
+    nonzero = nonzero && (ar.is_integer_const(s) ? ar.int_value(s) != 0 : ctx.known_true(ar.ne(s, ar.zero())));
   out_strides.clear();
   out_strides.resize(n);
   ExprId running = ar.one();
   for (size_t k = 0; k < n; ++k) {
     out_strides[perm[k]] = running;
-    running = ar.mul(running, shape[perm[k]]);
+    const ExprId s = shape[perm[k]];
+    running = ar.mul(running, nonzero && !ar.is_integer_const(s) ? ar.max(ar.one(), s) : s);
   }
 }
 
@@ -394,13 +401,14 @@ bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const Opera
   return true;
 }
 
-bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops) {
+bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape) {
   ExprArena& ar = ctx.ar;
   if (ops.empty()) return false;
   // compute_shape: final_shape = infer_size(final_shape, op.shape), starting from the first
   // operand's shape (so the first infer_size is of that shape with itself)
   Dims final_shape(ops[0].sizes);
   for (const OperandLayout& op : ops) broadcast_shapes(ctx, final_shape, op.sizes, final_shape);
+  if (out_shape) *out_shape = final_shape;
   // some operand must have the output shape (guard_or_false(sym_eq(op.shape, final_shape)))
   bool some_has_output_shape = false;
   for (const OperandLayout& op : ops) {

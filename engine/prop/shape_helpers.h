@@ -90,6 +90,8 @@ bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const Opera
 // the output shape" test, then per operand is_contiguous and is_channels_last_contiguous_2d
 // (each only while every earlier operand passed it). Returns false when PyTorch would take
 // the slow path instead (no operand of the output shape, or neither layout matched).
-bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops);
+// `out_shape`, when given, receives the broadcast shape: a size guarded equal to 1 takes
+// the other operand's size there (a literal 1 against a broadcast stat).
+bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape = nullptr);
 
 }  // namespace symshape

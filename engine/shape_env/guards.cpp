@@ -47,14 +47,13 @@ void ShapeEnv::add_axioms(ExprId g) {
     put(r, true);
     put(arena_.logical_not(r), false);
   };
-  SymbolList conj;
-  ExprId s = simplify(g);
-  if (arena_.kind(s) == ExprKind::And) conj.assign(arena_.operands(s).begin(), arena_.operands(s).end());
-  else conj.push_back(s);
-  for (ExprId r : conj) {
-    imply(r);
-    if (!arena_.is_relation(r)) continue;
-    ExprId a = arena_.operand(r, 0), b = arena_.operand(r, 1);
+  // get_implications: a conjunction is one axiom (And -> True), not one per conjunct, so a
+  // conjunct asked alone later (pool2d_shape_check's sym_and(W' >= 1, H' >= 1), then
+  // check_shape_forward's W' >= 1) is a guard of its own, as in PyTorch
+  const ExprId r = simplify(g);
+  imply(r);
+  if (arena_.is_relation(r)) {
+    const ExprId a = arena_.operand(r, 0), b = arena_.operand(r, 1);
     switch (arena_.kind(r)) {
       case ExprKind::Eq:
         imply(arena_.eq(b, a));

@@ -119,6 +119,10 @@ void ShapeEnv::constrain_range_for_size(ExprId sym, std::optional<int64_t> min, 
 // ---- what a relation teaches ------------------------------------------------------------
 
 void ShapeEnv::refine_ranges(ExprId rel) {
+  // simplified first, as _refine_ranges does: Max(1, W//32) > 1 solves only once the
+  // ranges have folded the Max
+  rel = simplify(rel);
+  if (!arena_.is_relation(rel)) return;
   SymbolList syms;
   arena_.free_symbols(rel, syms);
   for (ExprId x : syms) {

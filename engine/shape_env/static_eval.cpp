@@ -352,22 +352,13 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
     }
     return r;
   };
-  // First the replaced but unexpanded form: products of sums keep tight ranges there
-  // ((A - 1)*(B - 1) >= 1 when A, B >= 2) that expansion would lose.
-  {
-    const ExprId r0 = replace(e);
-    if (arena_.is_constant(r0)) return remember(r0);
-    const ValueRange rr = bound(r0, size_oblivious);
-    if (rr.is_singleton() && rr.lo.is_finite()) {
-      if (arena_.is_boolean(r0)) return remember(arena_.boolean(rr.lo.i != 0));
-      if (rr.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(rr.lo.i));
-    }
-    if (auto v = decide_by_difference(r0, false, size_oblivious)) return remember(*v);
-  }
   ExprId x = simplify(e, size_oblivious);
   if (arena_.is_constant(x)) return remember(x);
   if (auto a = evaluate_with_axioms(x)) return remember(*a);
-  const ValueRange r = bound(x, size_oblivious);
+  // PyTorch's _maybe_evaluate_static bounds only the expanded form (safe_expand): a product of
+  // sums such as (A - 1)*(B - 1) != 1 stays undecided (and becomes a guard) even where the
+  // factors' own ranges would decide it
+  const ValueRange r = bound(arena_.expand(x), size_oblivious);
   if (r.is_singleton() && r.lo.is_finite()) {
     if (arena_.is_boolean(x)) return remember(arena_.boolean(r.lo.i != 0));
     if (r.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(r.lo.i));

@@ -159,3 +159,83 @@ def test_group_norm_decomposition_reshape(tmp_path):
     missing = [d["torch"] for d in guard_diffs if d["field"] == "missing"]
     assert all(" % " not in g for g in missing), missing
     assert any(" % (" in g and g.endswith("!= 0") for g in guards), guards
+
+
+def test_linear_output_keeps_view_strides(tmp_path):
+    # convnext's layer scale: linear of a contiguous NHWC input (a layer_norm's output) is a view
+    # of addmm's result (strides products of the raw sizes, no Max(1, size)); permuted back to
+    # NCHW and multiplied by a (C, 1, 1) parameter, the refs' should_swap asks
+    # `1 % (16*(W//4)) == 0` of those strides. The layer_norm decomposition's own questions of
+    # its permuted input (var_mean's `H'*W' >= 2`) are not followed yet (docs/torchref.md), so
+    # only the guards of the linear and the mul are compared.
+    doc, path = _graph(tmp_path, "layer_scale", [
+        ("s", "aten.conv2d.default", ["x", "w0", None, [4, 4], [0, 0], [1, 1], 1]),
+        ("a", "aten.permute.default", ["s", [0, 2, 3, 1]]),
+        ("n", "aten.layer_norm.default", ["a", [8], None, None, 1e-6, True]),
+        ("l", "aten.linear.default", ["n", "w1", "b1"]),
+        ("b", "aten.permute.default", ["l", [0, 3, 1, 2]]),
+        ("m", "aten.mul.Tensor", ["g", "b"])],
+        [1, 3, "h", "w"], [1, 3, 64, 72], weights={"w0": [8, 3, 4, 4], "w1": [16, 8], "b1": [16], "g": [16, 1, 1]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs]
+    at_rule = [d for d in guard_diffs if d["node"] in ("l", "b", "m") or " % " in (d["torch"] or d["symshape"])]
+    assert at_rule == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in at_rule]
+    assert any(g.startswith("(1 % (16*(L['x'].size()[3] // 4)))") for g in guards), guards
+
+
+def test_batch_norm_takes_the_stats_literal_one(tmp_path):
+    # native_batch_norm_helper's `input - mean` broadcasts against the (C, 1, 1) stat: a spatial
+    # size guarded equal to 1 becomes the stat's literal 1 (fake_impls.infer_size), so the ops
+    # after it ask nothing more of that size
+    doc, path = _graph(tmp_path, "bn_one", [
+        ("c", "aten.conv2d.default", ["x", "w", None, [1, 1], [0, 0], [1, 1], 1]),
+        ("n", "aten.batch_norm.default", ["c", "g", "bb", "rm", "rv", False, 0.1, 1e-3, True]),
+        ("r", "aten.relu.default", ["n"])],
+        [1, 3, "h", "w"], [1, 3, 9, 1], weights={"w": [8, 3, 9, 1], "g": [8], "bb": [8], "rm": [8], "rv": [8]},
+        min_size=1)
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    nodes = {n["name"]: n for n in symshape.load(path).propagate(example=0).nodes}
+    assert nodes["c"]["value"]["shape"][2:] != ["1", "1"], nodes["c"]
+    assert nodes["n"]["value"]["shape"][2:] == ["1", "1"], nodes["n"]
+
+
+def test_view_asks_divisibility_of_sums(tmp_path):
+    # torch/_refs infer_size's `numel % newsize == 0`: torch's Mod folds a monomial divisor
+    # only, so (64 + 64*k) % (4 + 4*k) is asked (whisper's attention view) though the floor
+    # division cancels to 16
+    doc, path = _graph(tmp_path, "view_sums", [
+        ("c", "aten.conv1d.default", ["x", "w", None, [2], [1], [1], 1]),
+        ("t", "aten.permute.default", ["c", [0, 2, 1]]),
+        ("n", "aten.sym_size.int", ["t", 1]),
+        ("v", "aten.reshape.default", ["t", [1, "n", 4, -1]])],
+        [1, 8, "t"], [1, 8, 30], weights={"w": [64, 8, 3]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(" % " in g and g.endswith("== 0") for g in guards), guards
+
+
+def test_roll_asks_nothing(tmp_path):
+    # torch/_refs roll is index_select of fmod(start + arange(size), size): no guard at the
+    # roll, where 1.13's roll_cpu narrows at `(size - shift) % size`
+    doc, path = _graph(tmp_path, "roll", [
+        ("r", "aten.roll.default", ["x", [2], [3]])], [1, 3, 8, "w"], [1, 3, 8, 20], min_size=3)
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert not any("%" in g for g in guards), guards
+
+
+def test_linear_of_a_transposed_input_runs_the_matmul_decomposition(tmp_path):
+    # nextvit / ViT patch tokens: linear of a (N, H'*W', C) transpose of a conv output is not
+    # contiguous, so C++ linear calls matmul, whose Python decomposition (decompositions.py
+    # matmul) does not fold it (2.x's should_fold asks for contiguity) and asks the expand +
+    # reshape to 3-d and the bmm view's questions instead
+    doc, path = _graph(tmp_path, "linear_transposed", [
+        ("s", "aten.conv2d.default", ["x", "w0", None, [4, 4], [0, 0], [1, 1], 1]),
+        ("f", "aten.flatten.using_ints", ["s", 2, -1]),
+        ("t", "aten.transpose.int", ["f", 1, 2]),
+        ("l", "aten.linear.default", ["t", "w1", "b1"])],
+        [1, 3, "h", "w"], [1, 3, 64, 72], weights={"w0": [8, 3, 4, 4], "w1": [16, 8], "b1": [16]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert "1 < (L['x'].size()[2] // 4)*(L['x'].size()[3] // 4)" in guards, guards

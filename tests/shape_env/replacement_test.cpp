@@ -13,6 +13,15 @@ TEST_F(ShapeEnvBehaviour, B52_LessThanBoundedSymbolCapsUpperBound) {
   EXPECT_EQ(env.range(s0).hi, ExtNum::of(9));
 }
 
+// _refine_ranges simplifies the guard first: `Max(1, s//32) > 1` only solves for s once the
+// range (s >= 32) has folded the Max (convnext's last stage: `64 <= W`)
+TEST_F(ShapeEnvBehaviour, RangeRefinementSimplifiesMaxFirst) {
+  const ExprId s0 = create_symint(env, 96);
+  env.constrain_range(s0, ExtNum::of(32), ExtNum::int_oo());
+  EXPECT_TRUE(env.guard_bool(a.gt(a.max(I(1), a.floordiv(s0, I(32))), I(1))));
+  EXPECT_EQ(env.range(s0).str(), "[64, int_oo]");
+}
+
 TEST_F(ShapeEnvBehaviour, B53_CollapsedRangeBecomesReplacement) {
   const ExprId s0 = create_symint(env, 4);
   EXPECT_TRUE(env.guard_bool(a.le(s0, I(4))));

@@ -104,6 +104,23 @@ TEST_F(ShapeEnvBehaviour, C101_TransposedStridesAreDense) {
   EXPECT_TRUE(env.guard_bool(a.eq(ind, I(1))));
 }
 
+// _maybe_evaluate_static bounds only the expanded form: (A - 1)*(B - 1) != 1 is undecided
+// (a*b - a - b has no finite bound) though A - 1 >= 35 and B - 1 >= 35 would decide it, and
+// so becomes a guard, as PyTorch records inception_v3's `!= 1` questions
+TEST_F(ShapeEnvBehaviour, StaticEvaluationBoundsTheExpandedForm) {
+  const ExprId h = create_symint(env, 80), w = create_symint(env, 90);
+  env.constrain_range(h, ExtNum::of(75), ExtNum::int_oo());
+  env.constrain_range(w, ExtNum::of(75), ExtNum::int_oo());
+  const ExprId fa = a.sub(a.floordiv(a.sub(h, I(3)), I(2)), I(1)), fb = a.sub(a.floordiv(a.sub(w, I(3)), I(2)), I(1));
+  // built as the strides are, Max(1, A - 1)*Max(1, B - 1): simplify folds the Maxes into an
+  // unexpanded product of the two sums
+  const ExprId product_ne_1 = a.ne(a.mul(a.max(I(1), fa), a.max(I(1), fb)), I(1));
+  EXPECT_EQ(str(env.simplify(product_ne_1)), "Ne(((((s26 - 3)//2)) - 1)*((((s97 - 3)//2)) - 1), 1)");
+  EXPECT_FALSE(env.maybe_evaluate_static(product_ne_1).has_value());
+  // each factor alone is still decided from its range
+  EXPECT_TRUE(env.statically_known_true(a.ge(fa, I(35))));
+}
+
 TEST_F(ShapeEnvBehaviour, C128_SimplifyMaxWithZeroOne) {
   const ExprId s0 = create_symint(env, 5);
   const ExprId u0 = env.create_unbacked_symint();

@@ -340,6 +340,16 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   MemoryFormat fake_format;
   const MemoryFormat fmt =
       output_format(ctx, in, w, stride, dilation, output_padding, a.transposed, a.groups, fake_format);
+  // 2.x's meta conv on a CPU device (_meta_registrations.py calc_conv_nd_return_shape), run by
+  // the fake conv after the backend selection: one torch._check of sym_or(o > 0 per spatial
+  // output size); a guard only where no earlier answer decides it (resnetaa50's last stage)
+  {
+    FixedVector<ExprId, kMaxRank> positive;
+    for (size_t d = 2; d < out.size(); ++d) positive.push_back(ar.gt(out[d], ar.zero()));
+    if (!holds(ctx, ar.logical_or(positive.span())))
+      ctx.fail("Given input size per channel: {}. Calculated output size per channel: {}. Output size is too small",
+               ctx.shape_str(is.subspan(2)), ctx.shape_str(std::span<const ExprId>(out).subspan(2)));
+  }
   fake_conv_convert_questions(ctx, out, fake_format);
   const DType dtype = ctx.vals.dtype(in);
   if (k != 3) return new_in_format(ctx, dtype, out, fmt);

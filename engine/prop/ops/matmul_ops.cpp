@@ -15,6 +15,8 @@ namespace symshape {
 // prop/ops/view_geometry.h (not included: its holds() clashes with matmul_family.h's)
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                 std::span<const ExprId> shape, Dims* fake_strides);
+TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape);
+TensorId expand_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> target);
 
 namespace mm {
 
@@ -64,6 +66,14 @@ TensorId t_2d(PropContext& ctx, TensorId t) {
 
 TensorId contiguous_result(PropContext& ctx, DType dtype, std::span<const ExprId> shape) {
   return ctx.new_contiguous(dtype, shape);
+}
+
+// A product computed on folded rows and viewed back to `shape` (_unsafe_view of a
+// contiguous mm / bmm result): its strides are the view's, products of the raw sizes.
+TensorId viewed_result(PropContext& ctx, DType dtype, std::span<const ExprId> shape) {
+  Dims strides;
+  ctx.view_contiguous_strides(shape, strides);
+  return ctx.new_tensor(dtype, shape, strides);
 }
 
 // common_checks_baddbmm_bmm: (b, n, k) x (b, k, m) -> (b, n, m)
@@ -136,7 +146,8 @@ TensorId matmul_fold(PropContext& ctx, TensorId a, TensorId b) {
   } else {
     mv(ctx, t1_folded, t2);
   }
-  return contiguous_result(ctx, ctx.vals.dtype(a), out);
+  // the transposed case is made contiguous after the view: a new tensor
+  return transpose ? contiguous_result(ctx, ctx.vals.dtype(a), out) : viewed_result(ctx, ctx.vals.dtype(a), out);
 }
 
 // The general branch: broadcast batch dims, expand + reshape both to 3-d, bmm.
@@ -156,7 +167,7 @@ TensorId matmul_bmm(PropContext& ctx, TensorId a, TensorId b) {
   Dims out(batch);
   if (da > 1) out.push_back(n);
   if (db > 1) out.push_back(p);
-  return contiguous_result(ctx, ctx.vals.dtype(a), out);
+  return viewed_result(ctx, ctx.vals.dtype(a), out);
 }
 
 }  // namespace
@@ -212,6 +223,94 @@ TensorId dot(PropContext& ctx, TensorId a, TensorId b) {
   return contiguous_result(ctx, ctx.vals.dtype(a), {});
 }
 
+namespace {
+
+// decompositions.py should_fold (2.x), for operands that do not require grad (the graphs'
+// parameters are plain tensors there): the larger operand folds when it is contiguous, each
+// dim tested with guard_or_false (`size == 1` or `stride == expected`), in order.
+bool should_fold_2x(PropContext& ctx, TensorId a, TensorId b) {
+  ExprArena& ar = ctx.ar;
+  const size_t da = ctx.vals.rank(a), db = ctx.vals.rank(b);
+  const TensorId t1 = da >= db ? a : b;
+  const size_t r1 = ctx.vals.rank(t1), r2 = std::min(da, db);
+  if (!(r1 >= 3 && r2 <= 2) || da == 2) return false;
+  const Dims s(sizes(ctx, t1)), st(ctx.vals.strides(t1));
+  if (ctx.guard_or_false(ar.eq(numel(ctx, s), ar.zero()))) return true;
+  Dims expected;
+  expected.resize(r1);
+  ExprId run = ar.one();
+  for (size_t i = r1; i-- > 0;) {
+    expected[i] = run;
+    run = ar.mul(s[i], run);
+  }
+  for (size_t i = 0; i < r1; ++i)
+    if (!ctx.guard_or_false(ar.eq(s[i], ar.one())) && !ctx.guard_or_false(ar.eq(st[i], expected[i]))) return false;
+  return true;
+}
+
+// The questions of 2.x's matmul for a >= 3-d operand (torch/_decomp/decompositions.py
+// matmul, the CompositeImplicitAutograd py_impl that export and Dynamo run): should_fold, then
+// either the folded operand's reshape and the `_unsafe_view` of the mm / mv result, or the
+// batch broadcast, both operands' expand + reshape to 3-d and the view of the bmm result.
+// Guards only: the result stays eager's (matmul_fold / matmul_bmm), the same values.
+void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
+  ExprArena& ar = ctx.ar;
+  const size_t da = ctx.vals.rank(a), db = ctx.vals.rank(b);
+  if (should_fold_2x(ctx, a, b)) {
+    const bool transpose = db > da;
+    const TensorId t1 = transpose ? transposed_last2(ctx, b) : a;
+    const TensorId t2 = !transpose ? b : (da == 2 ? t_2d(ctx, a) : a);
+    const Dims s1(sizes(ctx, t1));
+    Dims out(std::span<const ExprId>(s1).first(s1.size() - 1));
+    const ExprId folded[] = {ar.mul(std::span<const ExprId>(out)), s1[s1.size() - 1]};
+    const TensorId t1_folded = reshape_tensor(ctx, t1, folded);
+    const bool t2_matrix = ctx.vals.rank(t2) == 2;
+    const TensorId r = t2_matrix ? mm(ctx, t1_folded, t2) : mv(ctx, t1_folded, t2);
+    if (t2_matrix) out.push_back(sizes(ctx, t2)[1]);
+    const Dims rs(sizes(ctx, r)), rst(ctx.vals.strides(r));
+    reshape_view_helper_guards(ctx, rs, rst, out, nullptr);
+    return;
+  }
+  const auto sa = sizes(ctx, a), sb = sizes(ctx, b);
+  const ExprId n = da > 1 ? sa[da - 2] : ar.one();
+  const ExprId m1 = sa[da - 1];
+  const ExprId m2 = db > 1 ? sb[db - 2] : sb[db - 1];
+  const ExprId p = db > 1 ? sb[db - 1] : ar.one();
+  const Dims batch1(sa.first(da > 2 ? da - 2 : 0)), batch2(sb.first(db > 2 ? db - 2 : 0));
+  if (da == 3 && db == 3) ctx.guard_or_true(ar.ne(batch1[0], batch2[0]));
+  Dims batch;
+  broadcast_shapes(ctx, batch1, batch2, batch);
+  const ExprId bprod = ar.mul(std::span<const ExprId>(batch));
+  Dims e1(batch);
+  e1.push_back(n);
+  e1.push_back(m1);
+  const ExprId r1[] = {bprod, n, m1};
+  const TensorId a3 = reshape_tensor(ctx, expand_tensor(ctx, a, e1), r1);
+  Dims e2(batch);
+  e2.push_back(m2);
+  if (db > 1) e2.push_back(p);
+  const ExprId r2v[] = {bprod, m2}, r2m[] = {bprod, m2, p};
+  TensorId b3 = reshape_tensor(ctx, expand_tensor(ctx, b, e2), db > 1 ? std::span<const ExprId>(r2m) : r2v);
+  if (db == 1) {
+    Dims s(sizes(ctx, b3)), st(ctx.vals.strides(b3));
+    s.push_back(ar.one());
+    st.push_back(ar.one());
+    b3 = ctx.new_view(b3, s, st, ctx.vals.tensor(b3).storage_offset);
+  }
+  const TensorId r = bmm(ctx, a3, b3);
+  Dims out(batch);
+  if (da > 1) out.push_back(n);
+  if (db > 1) out.push_back(p);
+  Dims rs(sizes(ctx, r)), rst(ctx.vals.strides(r));
+  if (db == 1) {  // squeeze(-1)
+    rs.pop_back();
+    rst.pop_back();
+  }
+  reshape_view_helper_guards(ctx, rs, rst, out, nullptr);
+}
+
+}  // namespace
+
 TensorId matmul(PropContext& ctx, TensorId a, TensorId b) {
   const size_t da = ctx.vals.rank(a), db = ctx.vals.rank(b);
   if (da == 0 || db == 0)
@@ -224,8 +323,15 @@ TensorId matmul(PropContext& ctx, TensorId a, TensorId b) {
     return contiguous_result(ctx, ctx.vals.dtype(r), sizes(ctx, r).subspan(1));
   }
   if (da == 2 && db == 2) return mm(ctx, a, b);
-  if (should_fold(ctx, a, db) || should_fold(ctx, b, da)) return matmul_fold(ctx, a, b);
-  return matmul_bmm(ctx, a, b);
+  matmul_2x_questions(ctx, a, b);
+  // eager's path (1.13's should_fold) decides the layout only: its stride tests are not 2.x's
+  // questions, so they are answered by the hints without guards
+  bool fold;
+  {
+    ShapeEnv::SuppressGuards quiet(ctx.env);
+    fold = should_fold(ctx, a, db) || should_fold(ctx, b, da);
+  }
+  return fold ? matmul_fold(ctx, a, b) : matmul_bmm(ctx, a, b);
 }
 
 namespace {
@@ -342,7 +448,7 @@ void linear_rule(PropContext& ctx) {
     Dims out2_strides;
     ctx.contiguous_strides(out_rows, out2_strides);
     reshape_view_helper_guards(ctx, out_rows, out2_strides, shape, nullptr);
-    return ctx.set_tensor(contiguous_result(ctx, ctx.vals.dtype(out2), shape));
+    return ctx.set_tensor(viewed_result(ctx, ctx.vals.dtype(out2), shape));
   }
   const TensorId out = matmul(ctx, in, wt);
   if (bias) {

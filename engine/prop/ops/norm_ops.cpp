@@ -154,8 +154,9 @@ void rms_norm(PropContext& ctx) {
 // ---- batch_norm --------------------------------------------------------------------------
 
 // batch_norm_cpu's output: the input's format when it is contiguous in one, else its
-// suggested format.
-void batch_norm_strides(PropContext& ctx, TensorId input, Dims& out) {
+// suggested format, laid out over `out_sizes` (the input's sizes, or the same values with
+// guarded 1s as literals).
+void batch_norm_strides(PropContext& ctx, TensorId input, std::span<const ExprId> out_sizes, Dims& out) {
   const auto sizes = ctx.vals.sizes(input);
   MemoryFormat fmt;
   if (layout_is_contiguous(ctx, input))
@@ -164,7 +165,7 @@ void batch_norm_strides(PropContext& ctx, TensorId input, Dims& out) {
     fmt = sizes.size() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
   else
     fmt = suggest_memory_format(ctx, input);
-  format_strides(ctx, sizes, fmt, out);
+  format_strides(ctx, out_sizes, fmt, out);
 }
 
 ExprId channels(PropContext& ctx, TensorId input) {
@@ -187,9 +188,11 @@ void check_features(PropContext& ctx, ArgId a, std::string_view name, ExprId c) 
 // `size == 1` of every dim of the input (infer_size, innermost first) and then its layout
 // (is_contiguous, is_channels_last_contiguous_2d): on a conv output of a new spatial size
 // these are Ne(W', 1), Ne(H', 1) and, from the channels stride, Ne(H'*W', 1). The later ops
-// of the decomposition ask the same questions again (already decided). Guards only: the
-// output layout stays eager 1.13's (batch_norm_strides).
-void batch_norm_2x_guards(PropContext& ctx, TensorId input, ExprId c, bool training) {
+// of the decomposition ask the same questions again (already decided). The output sizes
+// are that broadcast's (`out`): where the input's size is guarded equal to 1 the stat's
+// literal 1 replaces it, as fake_impls.infer_size picks the other side of a 1; the layout
+// stays eager 1.13's (batch_norm_strides).
+void batch_norm_2x_guards(PropContext& ctx, TensorId input, ExprId c, bool training, Dims& out) {
   const auto sizes = ctx.vals.sizes(input);
   const size_t rank = sizes.size();
   Dims stat, stat_strides;
@@ -198,7 +201,10 @@ void batch_norm_2x_guards(PropContext& ctx, TensorId input, ExprId c, bool train
   while (stat.size() < rank - (training ? 0 : 1)) stat.push_back(ctx.ar.one());
   ctx.contiguous_strides(stat, stat_strides);
   const OperandLayout ops[] = {{sizes, ctx.vals.strides(input)}, {stat, stat_strides}};
-  fake_binary_fast_path_guards(ctx, ops);
+  fake_binary_fast_path_guards(ctx, ops, &out);
+  // shape inference keeps the symbolic sizes: its later checks must stay constraints on the
+  // inputs it searches, not literals of the branch one trace took
+  if (out.size() != rank || ctx.inference_mode()) out.assign(sizes);
 }
 
 // The shared body: (input, weight, bias, running_mean?, running_var?, training) ->
@@ -208,7 +214,7 @@ void batch_norm_impl(PropContext& ctx, ArgId weight, ArgId bias, ArgId mean, Arg
   const ExprId c = channels(ctx, input);
   const DType dt = ctx.vals.dtype(input);
   DType stat_dt = dt;
-  Dims strides;
+  Dims strides, out_sizes(ctx.vals.sizes(input));
   // aten.batch_norm returns early on an empty input; native_batch_norm always runs the CPU kernel
   if (tuple) stat_dt = check_batch_norm_dtypes(ctx, input, {weight, bias, mean, var});
   if (ctx.guard_or_false(ctx.ar.eq(numel(ctx, ctx.vals.sizes(input)), ctx.ar.zero()))) {
@@ -225,10 +231,10 @@ void batch_norm_impl(PropContext& ctx, ArgId weight, ArgId bias, ArgId mean, Arg
       ctx.fail("running_var must be defined in evaluation mode");
     check_features(ctx, weight, "weight", c);
     check_features(ctx, bias, "bias", c);
-    batch_norm_2x_guards(ctx, input, c, training);
-    batch_norm_strides(ctx, input, strides);
+    batch_norm_2x_guards(ctx, input, c, training, out_sizes);
+    batch_norm_strides(ctx, input, out_sizes, strides);
   }
-  const TensorId out = ctx.new_tensor(dt, ctx.vals.sizes(input), strides);
+  const TensorId out = ctx.new_tensor(dt, out_sizes, strides);
   if (!tuple) return ctx.set_tensor(out);
   const ExprId stat[] = {training ? c : ctx.ar.zero()};
   const TensorId ts[] = {out, ctx.new_contiguous(stat_dt, stat), ctx.new_contiguous(stat_dt, stat)};

@@ -82,10 +82,10 @@ void pool2d_shape_check(PropContext& ctx, TensorId in, const PoolArgs& p, std::s
   if (p.kernel[1] / 2 < p.padding[1] || p.kernel[0] / 2 < p.padding[0])
     ctx.fail("pad should be smaller than or equal to half of kernel size, but got padW = {}, padH = {}, kW = {}, kH = {}",
              p.padding[1], p.padding[0], p.kernel[1], p.kernel[0]);
-  bool too_small = false;
-  for (size_t i : {1, 0})
-    if (!too_small && ctx.guard(ar.lt(out[i], ar.one())) && !ctx.tolerate(ar.ge(out[i], ar.one()))) too_small = true;
-  if (too_small) {
+  // 2.x (_meta_registrations.py pool2d_shape_check): one torch._check of
+  // sym_and(outputWidth >= 1, outputHeight >= 1), a single guard where it is not decided
+  const ExprId fits[] = {ar.ge(out[1], ar.one()), ar.ge(out[0], ar.one())};
+  if (!holds(ctx, ar.logical_and(fits))) {
     const ExprId given[] = {s[ndim - 3], s[ndim - 2], s[ndim - 1]};
     const ExprId calc[] = {s[ndim - 3], out[0], out[1]};
     ctx.fail("Given input size: ({}). Calculated output size: ({}). Output size is too small", xs(ctx, given),

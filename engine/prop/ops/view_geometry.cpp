@@ -32,12 +32,10 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
     ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
   }
   const ExprId inferred = ar.floordiv(numel, newsize);
-  // SymPy's Mod divides out gcd(numel, newsize) first, so `numel % newsize == 0` is decided
-  // without a guard whenever the quotient is exact (Mod(24*s0*s1, 24*s0) -> 0); the arena's
-  // floordiv does that cancellation, Mod only for a single-factor divisor
-  const bool exact = ar.kind(inferred) != ExprKind::FloorDiv && ar.kind(inferred) != ExprKind::CleanDiv &&
-                     ar.mul(inferred, newsize) == numel;
-  if (!exact && !holds(ctx, ar.eq(ar.mod(numel, newsize), ar.zero())))
+  // `numel % newsize == 0` folds only as torch's Mod does (a monomial divisor dividing every
+  // summand: Mod(24*s0*s1, 24*s0) -> 0); sums sharing a factor, (64 + 64*k) % (4 + 4*k),
+  // are asked, though the floor division cancels them to 16
+  if (!holds(ctx, ar.eq(ar.mod(numel, newsize), ar.zero())))
     ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
   // torch._check_is_size: dividing an unbacked size must not lose its size-likeness
   if (ar.facts(inferred) & kFactHasUnbacked) {
@@ -268,7 +266,7 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
     strides.clear();
   }
   if (known_contiguous(ctx, t)) {
-    ctx.contiguous_strides(inferred, strides);
+    ctx.view_contiguous_strides(inferred, strides);
   } else if (!view_strides(ctx, sizes, ctx.vals.strides(t), inferred, false, strides)) {
     ctx.fail(
         "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
@@ -283,7 +281,7 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   Dims inferred, strides;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
   bool viewable = true;
-  if (known_contiguous(ctx, t)) ctx.contiguous_strides(inferred, strides);
+  if (known_contiguous(ctx, t)) ctx.view_contiguous_strides(inferred, strides);
   else viewable = view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides);
   // 2.x: reshape_symint's view_symint / _unsafe_view run _reshape_view_helper (fake_impls.py
   // _view_meta) on the tensor or on its contiguous clone
