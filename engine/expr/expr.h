@@ -214,6 +214,16 @@ class ExprArena {
   // ---- column access -------------------------------------------------------
   ExprKind kind(ExprId e) const { return kind_[e.index()]; }
   uint8_t facts(ExprId e) const { return facts_[e.index()]; }
+  // fact_bounds' non-negativity of a FloorDiv node, memoised on first use (0 not yet known,
+  // 1 non-negative, 2 not known to be): a chain of floor divisions is walked once, not once
+  // per relation built over it
+  uint8_t floordiv_nonneg_memo(ExprId e) const {
+    return e.index() < floordiv_nonneg_.size() ? floordiv_nonneg_[e.index()] : 0;
+  }
+  void remember_floordiv_nonneg(ExprId e, bool nonneg) const {
+    if (floordiv_nonneg_.size() <= e.index()) floordiv_nonneg_.resize(size() + size() / 2 + 64, 0);
+    floordiv_nonneg_[e.index()] = nonneg ? 1 : 2;
+  }
   int64_t payload(ExprId e) const { return payload_[e.index()]; }
   std::span<const ExprId> operands(ExprId e) const {
     return {ops_ptr_[e.index()], ops_count_[e.index()]};
@@ -330,6 +340,7 @@ class ExprArena {
   // SoA columns, one row per node
   std::vector<ExprKind> kind_;
   std::vector<uint8_t> facts_;
+  mutable std::vector<uint8_t> floordiv_nonneg_;  // floordiv_nonneg_memo
   std::vector<int64_t> payload_;
   std::vector<const ExprId*> ops_ptr_;  // into operand_store_: stable while the arena grows
   std::vector<uint32_t> ops_count_;

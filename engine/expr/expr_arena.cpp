@@ -51,6 +51,7 @@ void ExprArena::clear() {
   }
   kind_.clear();
   facts_.clear();
+  floordiv_nonneg_.clear();
   payload_.clear();
   ops_ptr_.clear();
   ops_count_.clear();

@@ -60,8 +60,13 @@ FactBounds fact_bounds(const ExprArena& a, ExprId e) {
     case ExprKind::FloorDiv: {
       // SymPy's FloorDiv is non-negative (never known positive) when its base is and its
       // divisor is positive: `(s - 1)//8` is, so Max(1, (s - 1)//8 + 1) folds as in PyTorch
-      const ExprId den = a.operand(e, 1);
-      if (fact_bounds(a, a.operand(e, 0)).lo >= 0 && fact_bounds(a, den).lo > 0) return {0, INFINITY};
+      uint8_t memo = a.floordiv_nonneg_memo(e);
+      if (memo == 0) {
+        const bool nonneg = fact_bounds(a, a.operand(e, 0)).lo >= 0 && fact_bounds(a, a.operand(e, 1)).lo > 0;
+        a.remember_floordiv_nonneg(e, nonneg);
+        memo = nonneg ? 1 : 2;
+      }
+      if (memo == 1) return {0, INFINITY};
       break;
     }
     default: break;

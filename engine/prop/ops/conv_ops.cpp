@@ -345,8 +345,12 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   // output size); a guard only where no earlier answer decides it (resnetaa50's last stage)
   {
     FixedVector<ExprId, kMaxRank> positive;
-    for (size_t d = 2; d < out.size(); ++d) positive.push_back(ar.gt(out[d], ar.zero()));
-    if (!holds(ctx, ar.logical_or(positive.span())))
+    bool decided = false;  // a disjunct known true decides the Or without building it
+    for (size_t d = 2; d < out.size() && !decided; ++d) {
+      positive.push_back(ar.gt(out[d], ar.zero()));
+      decided = ctx.known_true(positive[positive.size() - 1]);
+    }
+    if (!decided && !holds(ctx, ar.logical_or(positive.span())))
       ctx.fail("Given input size per channel: {}. Calculated output size per channel: {}. Output size is too small",
                ctx.shape_str(is.subspan(2)), ctx.shape_str(std::span<const ExprId>(out).subspan(2)));
   }
