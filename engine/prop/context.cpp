@@ -247,10 +247,14 @@ void PropContext::contiguous_strides(std::span<const ExprId> sizes, Dims& out) {
   }
 }
 
-void PropContext::view_contiguous_strides(std::span<const ExprId> sizes, Dims& out) {
+bool PropContext::known_nonzero(std::span<const ExprId> sizes) {
   for (ExprId s : sizes)
-    if (ar.is_integer_const(s) ? ar.int_value(s) == 0 : !known_true(ar.ne(s, ar.zero())))
-      return contiguous_strides(sizes, out);
+    if (ar.is_integer_const(s) ? ar.int_value(s) == 0 : !known_true(ar.ne(s, ar.zero()))) return false;
+  return true;
+}
+
+void PropContext::view_contiguous_strides(std::span<const ExprId> sizes, Dims& out) {
+  if (!known_nonzero(sizes)) return contiguous_strides(sizes, out);
   out.resize(sizes.size());
   ExprId running = ar.one();
   for (size_t i = sizes.size(); i-- > 0;) {

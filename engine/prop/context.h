@@ -149,6 +149,8 @@ class PropContext {
   // new tensor's. A possibly empty view takes computeStride's zero-element branch: the
   // contiguous strides.
   void view_contiguous_strides(std::span<const ExprId> sizes, Dims& out);
+  // every size known nonzero (a literal, or statically decided): Max(1, s) and s then agree
+  bool known_nonzero(std::span<const ExprId> sizes);
   // channels_last (rank 4) / channels_last_3d (rank 5) strides, raw sizes (no max)
   void channels_last_strides(std::span<const ExprId> sizes, Dims& out);
   bool is_contiguous(TensorId t);                 // H.2 test, decided through guards

@@ -157,9 +157,7 @@ void general_strides(PropContext& ctx, std::span<const TensorId> inputs, std::sp
   // refs (compute_elementwise_output_strides) take make_contiguous_strides_for of the
   // permuted shape, max(size, 1) per factor: the same values when no size can be 0, and then
   // that form, so the questions later ops ask of these strides fold as PyTorch's do.
-  bool nonzero = true;
-  for (ExprId s : shape)
-    nonzero = nonzero && (ar.is_integer_const(s) ? ar.int_value(s) != 0 : ctx.known_true(ar.ne(s, ar.zero())));
+  const bool nonzero = ctx.known_nonzero(shape);
   out_strides.clear();
   out_strides.resize(n);
   ExprId running = ar.one();

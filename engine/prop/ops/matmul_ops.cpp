@@ -17,6 +17,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
                                 std::span<const ExprId> shape, Dims* fake_strides);
 TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape);
 TensorId expand_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> target);
+TensorId unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
 
 namespace mm {
 
@@ -291,12 +292,7 @@ void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
   if (db > 1) e2.push_back(p);
   const ExprId r2v[] = {bprod, m2}, r2m[] = {bprod, m2, p};
   TensorId b3 = reshape_tensor(ctx, expand_tensor(ctx, b, e2), db > 1 ? std::span<const ExprId>(r2m) : r2v);
-  if (db == 1) {
-    Dims s(sizes(ctx, b3)), st(ctx.vals.strides(b3));
-    s.push_back(ar.one());
-    st.push_back(ar.one());
-    b3 = ctx.new_view(b3, s, st, ctx.vals.tensor(b3).storage_offset);
-  }
+  if (db == 1) b3 = unsqueeze_tensor(ctx, b3, 2);
   const TensorId r = bmm(ctx, a3, b3);
   Dims out(batch);
   if (da > 1) out.push_back(n);
