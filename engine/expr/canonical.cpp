@@ -208,21 +208,23 @@ ExprId isolate_once(ExprArena& a, ExprId e, ExprId t, bool floordiv_inequality) 
   // move the summands without t to the right
   {
     const ExprId l = a.operand(e, 0), r = a.operand(e, 1);
-    std::vector<ExprId> others;
+    InlineVec<ExprId, 8> others;
     if (a.kind(l) == ExprKind::Add)
       for (ExprId x : a.operands(l))
         if (!a.contains(x, t)) others.push_back(x);
-    const ExprId c = a.add(others);
-    e = a.relation(a.kind(e), a.sub(l, c), a.sub(r, c));
-    if (!a.is_relation(e)) return e;
+    if (!others.empty()) {  // subtracting 0 rebuilds the same relation
+      const ExprId c = a.add(std::span<const ExprId>(others));
+      e = a.relation(a.kind(e), a.sub(l, c), a.sub(r, c));
+      if (!a.is_relation(e)) return e;
+    }
   }
   // divide both sides by the factors without t
   if (a.kind(a.operand(e, 0)) == ExprKind::Mul) {
     ExprKind op = a.kind(e);
     const ExprId l = a.operand(e, 0), r = a.operand(e, 1);
-    std::vector<ExprId> with, without;
+    InlineVec<ExprId, 8> with, without;
     for (ExprId f : a.operands(l)) (a.contains(f, t) ? with : without).push_back(f);
-    const ExprId other = a.mul(without);
+    const ExprId other = a.mul(std::span<const ExprId>(without));
     const int sign = known_sign(a, other);
     // PyTorch gives up on an inequality only when `other.is_negative` is unknown: a factor
     // known non-negative (a floor division of a size by a constant) divides both sides
@@ -232,7 +234,7 @@ ExprId isolate_once(ExprArena& a, ExprId e, ExprId t, bool floordiv_inequality) 
       const auto q = exact_divide(a, r, other);
       if (!q) return ExprId{};
       if (is_inequality(op) && sign < 0) op = mirror(op);
-      e = a.relation(op, a.mul(with), *q);
+      e = a.relation(op, a.mul(std::span<const ExprId>(with)), *q);
       if (!a.is_relation(e)) return e;
     }
   }

@@ -281,9 +281,7 @@ void PropContext::channels_last_strides(std::span<const ExprId> sizes, Dims& out
   out[0] = running;
 }
 
-PropContext::LayoutEntry& PropContext::layout_entry(TensorId t) {
-  auto sizes = vals.sizes(t);
-  auto strides = vals.strides(t);
+uint32_t PropContext::layout_index(std::span<const ExprId> sizes, std::span<const ExprId> strides) {
   uint64_t h = 0x9e3779b97f4a7c15ull * (sizes.size() + 1);
   for (ExprId e : sizes) h = (h ^ e.value) * 0xff51afd7ed558ccdull;
   for (ExprId e : strides) h = (h ^ (e.value + 0x51)) * 0xc4ceb9fe1a85ec53ull;
@@ -296,7 +294,7 @@ PropContext::LayoutEntry& PropContext::layout_entry(TensorId t) {
     if (e.hash == h && e.rank == sizes.size() &&
         std::equal(sizes.begin(), sizes.end(), layout_.dims.begin() + e.dims_begin) &&
         std::equal(strides.begin(), strides.end(), layout_.dims.begin() + e.dims_begin + e.rank))
-      return e;
+      return idx - 1;
     slot = (slot + 1) & mask;
   }
   LayoutEntry e;
@@ -317,7 +315,7 @@ PropContext::LayoutEntry& PropContext::layout_entry(TensorId t) {
     }
     layout_.table.swap(table);
   }
-  return layout_.entries.back();
+  return static_cast<uint32_t>(layout_.entries.size() - 1);
 }
 
 bool PropContext::is_contiguous(TensorId t) {

@@ -158,22 +158,26 @@ class PropContext {
   bool is_non_overlapping_and_dense(TensorId t);
   // One cached answer per distinct (sizes, strides) and predicate: many tensors share a
   // layout, and once a predicate was decided (statically or by a guard) it cannot change.
-  enum LayoutBit : uint8_t { kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3 };
+  // The kPrims* bits are torch/_prims_common's forms of the predicates (shape_helpers.h),
+  // which ask other questions than the C++ ones.
+  enum LayoutBit : uint8_t {
+    kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3,
+    kPrimsContiguous = 4, kPrimsChannelsLast2d = 5, kPrimsDense = 6
+  };
   // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
   // guard, and a later question must still record its own.
   template <class F>
   bool cached_layout(TensorId t, LayoutBit bit, F&& compute) {
-    if (env.guards_suppressed()) {
-      const LayoutEntry& e = layout_entry(t);
-      if (e.known & (1u << bit)) return (e.value >> bit) & 1u;
-      return compute();
-    }
-    {
-      const LayoutEntry& e = layout_entry(t);
-      if (e.known & (1u << bit)) return (e.value >> bit) & 1u;
-    }
+    return cached_layout(vals.sizes(t), vals.strides(t), bit, std::forward<F>(compute));
+  }
+  template <class F>
+  bool cached_layout(std::span<const ExprId> sizes, std::span<const ExprId> strides, LayoutBit bit, F&& compute) {
+    // by index: computing may add entries (a predicate asks another one)
+    const uint32_t i = layout_index(sizes, strides);
+    if (layout_.entries[i].known & (1u << bit)) return (layout_.entries[i].value >> bit) & 1u;
     const bool v = compute();
-    LayoutEntry& e = layout_entry(t);  // the entries may have grown meanwhile
+    if (env.guards_suppressed()) return v;
+    LayoutEntry& e = layout_.entries[i];
     e.known |= static_cast<uint8_t>(1u << bit);
     if (v) e.value |= static_cast<uint8_t>(1u << bit);
     return v;
@@ -245,7 +249,7 @@ class PropContext {
   // hash-consed (sizes, strides) of a tensor: many tensors share a layout, and once a
   // predicate was decided (statically or by a guard) the answer cannot change.
   using LayoutEntry = LayoutCache::Entry;
-  LayoutEntry& layout_entry(TensorId t);
+  uint32_t layout_index(std::span<const ExprId> sizes, std::span<const ExprId> strides);
   bool compute_is_contiguous(TensorId t);
   bool compute_is_channels_last_contiguous(TensorId t);
   bool compute_is_non_overlapping_and_dense(TensorId t);

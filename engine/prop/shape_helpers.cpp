@@ -367,36 +367,46 @@ void python_sort(std::span<size_t> perm, Lt&& lt) {
 
 }  // namespace
 
+// Each predicate is a function of the hash-consed (sizes, strides): asked again of the same
+// layout, every question it asks is decided the same way and records nothing new, so the
+// answer is kept (PropContext::cached_layout).
 bool prims_is_contiguous_or_false(PropContext& ctx, const OperandLayout& t) {
-  ExprArena& ar = ctx.ar;
-  if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
-  const size_t n = t.sizes.size();
-  return prims_check_contiguous_sizes_strides(ctx, t, [n](size_t k) { return n - 1 - k; });
+  return ctx.cached_layout(t.sizes, t.strides, PropContext::kPrimsContiguous, [&] {
+    ExprArena& ar = ctx.ar;
+    if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
+    const size_t n = t.sizes.size();
+    return prims_check_contiguous_sizes_strides(ctx, t, [n](size_t k) { return n - 1 - k; });
+  });
 }
 
 bool prims_is_non_overlapping_and_dense_or_false(PropContext& ctx, const OperandLayout& t) {
-  ExprArena& ar = ctx.ar;
-  if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
-  const size_t n = t.sizes.size();
-  if (n == 1) return ctx.guard_or_false(ar.eq(t.strides[0], ar.one()));
-  FixedVector<size_t, kMaxRank> perm;
-  for (size_t i = 0; i < n; ++i) perm.push_back(i);
-  python_sort(std::span<size_t>(perm.begin(), perm.size()), [&](size_t a, size_t b) { return prims_stride_lt(ctx, t.strides[a], t.strides[b]); });
-  // sorted by increasing stride, reversed, then walked from the end: increasing stride again
-  return prims_check_contiguous_sizes_strides(ctx, t, [&](size_t k) { return perm[k]; });
+  return ctx.cached_layout(t.sizes, t.strides, PropContext::kPrimsDense, [&] {
+    ExprArena& ar = ctx.ar;
+    if (ctx.guard_or_false(ar.lt(numel(ctx, t.sizes), ar.integer(2)))) return true;
+    const size_t n = t.sizes.size();
+    if (n == 1) return ctx.guard_or_false(ar.eq(t.strides[0], ar.one()));
+    FixedVector<size_t, kMaxRank> perm;
+    for (size_t i = 0; i < n; ++i) perm.push_back(i);
+    python_sort(std::span<size_t>(perm.begin(), perm.size()),
+                [&](size_t a, size_t b) { return prims_stride_lt(ctx, t.strides[a], t.strides[b]); });
+    // sorted by increasing stride, reversed, then walked from the end: increasing stride again
+    return prims_check_contiguous_sizes_strides(ctx, t, [&](size_t k) { return perm[k]; });
+  });
 }
 
 bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const OperandLayout& t) {
-  ExprArena& ar = ctx.ar;
   if (t.sizes.size() != 4) return false;
-  ExprId expected = ar.one();
-  for (size_t idx : {size_t{1}, size_t{3}, size_t{2}, size_t{0}}) {
-    const ExprId length = t.sizes[idx];
-    if (ctx.guard_or_false(ar.eq(length, ar.one()))) continue;
-    if (ctx.guard_or_true(ar.ne(t.strides[idx], expected))) return false;
-    expected = ar.mul(expected, length);
-  }
-  return true;
+  return ctx.cached_layout(t.sizes, t.strides, PropContext::kPrimsChannelsLast2d, [&] {
+    ExprArena& ar = ctx.ar;
+    ExprId expected = ar.one();
+    for (size_t idx : {size_t{1}, size_t{3}, size_t{2}, size_t{0}}) {
+      const ExprId length = t.sizes[idx];
+      if (ctx.guard_or_false(ar.eq(length, ar.one()))) continue;
+      if (ctx.guard_or_true(ar.ne(t.strides[idx], expected))) return false;
+      expected = ar.mul(expected, length);
+    }
+    return true;
+  });
 }
 
 bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape) {

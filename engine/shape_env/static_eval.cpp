@@ -334,6 +334,14 @@ std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bo
   return arena_.boolean(*v);
 }
 
+void ShapeEnv::remember_decided(ExprId e, ExprId value) {
+  if (!memo_enabled_) return;
+  for (std::vector<StaticMemo>& memo : static_memo_) {
+    if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+    memo[e.index()].value = value;
+  }
+}
+
 std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivious, bool unbacked_only) {
   if (arena_.is_constant(e)) return e;
   const bool use_memo = memo_enabled_ && !unbacked_only;
@@ -354,7 +362,10 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
   };
   ExprId x = simplify(e, size_oblivious);
   if (arena_.is_constant(x)) return remember(x);
-  if (auto a = evaluate_with_axioms(x)) return remember(*a);
+  if (auto v = axioms_.find(x)) return remember(arena_.boolean(*v));
+  // size-oblivious ranges (sizes >= 2) are assumptions, not facts: the axioms come first there
+  if (size_oblivious)
+    if (auto a = evaluate_with_axioms(x)) return remember(*a);
   // PyTorch's _maybe_evaluate_static bounds only the expanded form (safe_expand): a product of
   // sums such as (A - 1)*(B - 1) != 1 stays undecided (and becomes a guard) even where the
   // factors' own ranges would decide it
@@ -363,6 +374,12 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
     if (arena_.is_boolean(x)) return remember(arena_.boolean(r.lo.i != 0));
     if (r.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(r.lo.i));
   }
+  // The axioms by canonical form after the ranges (PyTorch substitutes them first): every
+  // axiom and every (not size-oblivious) range is a fact, so the order changes no answer,
+  // only its cost; most questions the ranges decide would otherwise build a canonical form
+  // for nothing.
+  if (!size_oblivious)
+    if (auto a = evaluate_with_axioms(x)) return remember(*a);
   // A relation between integers is decided by the range of its expanded difference,
   // which cancels shared terms the two sides' separate ranges cannot see
   // (e.g. A*B + A + B + 1 > B + 1 becomes A*B + A > 0).
