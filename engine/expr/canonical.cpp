@@ -212,11 +212,15 @@ ExprId isolate_once(ExprArena& a, ExprId e, ExprId t, bool floordiv_inequality) 
     if (a.kind(l) == ExprKind::Add)
       for (ExprId x : a.operands(l))
         if (!a.contains(x, t)) others.push_back(x);
-    if (!others.empty()) {  // subtracting 0 rebuilds the same relation
+    // rebuilt through the builder even with nothing to move: a raw relation (a canonical
+    // form) comes out in the builder's form
+    if (others.empty()) {
+      e = a.relation(a.kind(e), l, r);
+    } else {
       const ExprId c = a.add(std::span<const ExprId>(others));
       e = a.relation(a.kind(e), a.sub(l, c), a.sub(r, c));
-      if (!a.is_relation(e)) return e;
     }
+    if (!a.is_relation(e)) return e;
   }
   // divide both sides by the factors without t
   if (a.kind(a.operand(e, 0)) == ExprKind::Mul) {

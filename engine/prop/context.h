@@ -162,7 +162,7 @@ class PropContext {
   // which ask other questions than the C++ ones.
   enum LayoutBit : uint8_t {
     kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3,
-    kPrimsContiguous = 4, kPrimsChannelsLast2d = 5, kPrimsDense = 6
+    kPrimsContiguous = 4, kPrimsChannelsLast2d = 5, kPrimsDense = 6, kPrimsStridesLikeChannelsLast = 7
   };
   // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
   // guard, and a later question must still record its own.

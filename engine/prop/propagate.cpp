@@ -7,6 +7,7 @@
 
 #include "core/checked_math.h"
 #include "prop/context.h"
+#include "prop/fake_dispatch_cache.h"
 
 namespace symshape {
 
@@ -337,6 +338,12 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
   ctx.set_failed_checks(failed_checks_);
   ctx.host = host_;
   ctx.host.eager_torch = eager_torch_;
+  if (fake_dispatch_.size() != graph_.num_nodes()) {
+    fake_dispatch_.assign(graph_.num_nodes(), 0);
+    for (uint32_t i = 0; i < graph_.num_nodes(); ++i)
+      fake_dispatch_[i] = graph_.node_kind(NodeId(i)) == NodeKind::CallFunction &&
+                          graph_.node_target(NodeId(i)).starts_with("aten.");
+  }
   NodeId current;
   try {
     for (uint32_t i = 0; i < graph_.num_nodes(); ++i) {
@@ -356,9 +363,11 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
           if (!rule)
             throw_error(ErrorKind::Unsupported, fmt::format("unsupported op {}", graph_.node_target(n)));
           ctx.begin_node(n);
+          if (fake_dispatch_[i]) fake_cache_key_questions(ctx);
           rule(ctx);
           if (!node_values_[i].valid())
             throw_error(ErrorKind::Internal, fmt::format("rule for {} set no value", graph_.node_target(n)));
+          if (fake_dispatch_[i]) fake_cache_output_questions(ctx, node_values_[i]);
           break;
         }
         case NodeKind::Output: {

@@ -129,6 +129,9 @@ class Propagator {
   ValueTable values_;
   std::vector<ValId> node_values_;
   LayoutCache layout_cache_;  // PropContext's layout answers; capacity kept across runs
+  // Per node: an aten op, dispatched through FakeTensorMode's cache (fake_dispatch_cache.h);
+  // filled on the first run (the graph is immutable)
+  std::vector<uint8_t> fake_dispatch_;
   std::vector<TrackedInput> tracked_;
   std::vector<InputSource> input_sources_;
   std::vector<ExprId> spec_symbols_;  // by SymId: the symbol made for a spec dim name

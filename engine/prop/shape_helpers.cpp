@@ -459,6 +459,13 @@ bool prims_strides_like_channels_last_or_false(PropContext& ctx, const OperandLa
   return true;
 }
 
+void fake_cache_metadata_questions(PropContext& ctx, const OperandLayout& t) {
+  const size_t n = t.sizes.size();
+  if (n != 4 && n != 5) return;
+  ctx.cached_layout(t.sizes, t.strides, PropContext::kPrimsStridesLikeChannelsLast,
+                    [&] { return prims_strides_like_channels_last_or_false(ctx, t); });
+}
+
 MemoryFormat prims_suggest_memory_format(PropContext& ctx, const OperandLayout& t) {
   if (!prims_strides_like_channels_last_or_false(ctx, t)) return MemoryFormat::Contiguous;
   return t.sizes.size() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;

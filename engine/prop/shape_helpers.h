@@ -80,6 +80,13 @@ bool prims_is_non_overlapping_and_dense_or_false(PropContext& ctx, const Operand
 // call where C++ calls Tensor::suggest_memory_format.
 bool prims_strides_like_channels_last_or_false(PropContext& ctx, const OperandLayout& t);
 MemoryFormat prims_suggest_memory_format(PropContext& ctx, const OperandLayout& t);
+// FakeTensorMode's dispatch cache (torch/_subclasses/fake_tensor.py): the cache key runs
+// extract_tensor_metadata on every FakeTensor argument of a dispatch, and a cache miss runs it
+// on the output; its suggest_memory_format asks are_strides_like_channels_last_or_false of a
+// 4-d / 5-d tensor (the is_contiguous that follows is skipped for symbolic sizes, and static
+// sizes ask nothing). Asked of the intermediates of the Python decompositions too (the view
+// helper's split_dim / collapse_view).
+void fake_cache_metadata_questions(PropContext& ctx, const OperandLayout& t);
 // torch/_prims_common/__init__.py is_channels_last_contiguous_2d(a, false_if_dde=True): rank 4
 // only, dims in the order (1, 3, 2, 0), `size == 1` skips the dim, else `stride != expected`.
 bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const OperandLayout& t);

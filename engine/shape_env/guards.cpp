@@ -60,17 +60,16 @@ void ShapeEnv::add_axioms(ExprId g) {
         imply(arena_.le(a, b));
         imply(arena_.ge(a, b));
         break;
+      // get_implications dispatches on SymPy's class of the simplified guard: StrictLessThan
+      // and LessThan only, so a `>` / `>=` guard implies nothing beyond itself and its
+      // negation (`X >= 1` leaves `X > 0` undecided: timm resnetaa50's conv then records
+      // `X > 0 or Y > 0`, as PyTorch does)
       case ExprKind::Lt:
-      case ExprKind::Gt: {
-        const bool lt = arena_.kind(r) == ExprKind::Lt;
-        imply(lt ? arena_.le(a, b) : arena_.ge(a, b));
+        imply(arena_.le(a, b));
         imply(arena_.ne(a, b));
-        if (arena_.is_integer(a) && arena_.is_integer(b))
-          imply(lt ? arena_.le(a, arena_.sub(b, arena_.one())) : arena_.ge(a, arena_.add(b, arena_.one())));
+        if (arena_.is_integer(a) && arena_.is_integer(b)) imply(arena_.le(a, arena_.sub(b, arena_.one())));
         break;
-      }
       case ExprKind::Le: imply(arena_.lt(a, arena_.add(b, arena_.one()))); break;
-      case ExprKind::Ge: imply(arena_.gt(arena_.add(a, arena_.one()), b)); break;
       default: break;
     }
   }

@@ -154,6 +154,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       if (ctx.guard(ar.ne(length, one))) return;
       a.push_back(one);
       st.push_back(st.back());
+      fake_cache_metadata_questions(ctx, {a, st});
       ++idx;
       continue;
     }
@@ -200,6 +201,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       }
       a[idx] = collapsed;
       st[idx] = stride;
+      fake_cache_metadata_questions(ctx, {a, st});  // prims.collapse_view's output
     }
     if (ctx.guard(ar.ne(accum, length))) {
       // split_dim(a_, idx, length)
@@ -210,6 +212,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       st[idx] = ar.mul(s, inner);
       a.insert(idx + 1, inner);
       st.insert(idx + 1, s);
+      fake_cache_metadata_questions(ctx, {a, st});  // prims.split_dim's output
     }
     ++idx;
   }

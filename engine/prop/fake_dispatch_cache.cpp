@@ -1,0 +1,56 @@
+#include "prop/fake_dispatch_cache.h"
+
+#include "prop/shape_helpers.h"
+
+namespace symshape {
+
+namespace {
+
+void value_metadata(PropContext& ctx, ValId v) {
+  switch (ctx.vals.kind(v)) {
+    case ValKind::Tensor: {
+      const TensorId t = ctx.vals.as_tensor(v);
+      fake_cache_metadata_questions(ctx, {ctx.vals.sizes(t), ctx.vals.strides(t)});
+      break;
+    }
+    case ValKind::List:
+      for (ValId item : ctx.vals.items(v)) value_metadata(ctx, item);
+      break;
+    default: break;
+  }
+}
+
+// false once an argument bypasses the key (a SymFloat / SymBool): _prep_args_for_hash raises
+bool arg_metadata(PropContext& ctx, ArgId a) {
+  if (!a.valid()) return true;
+  switch (ctx.graph.arg_kind(a)) {
+    case ArgKind::Node: {
+      const ValId v = ctx.value_of(a);
+      const ValKind k = ctx.vals.kind(v);
+      // a constant is a plain Python float / bool there
+      if ((k == ValKind::SymFloat || k == ValKind::SymBool) && !ctx.ar.is_constant(ctx.vals.as_expr(v))) return false;
+      value_metadata(ctx, v);
+      return true;
+    }
+    case ArgKind::List:
+      for (ArgId item : ctx.graph.list_items(a))
+        if (!arg_metadata(ctx, item)) return false;
+      return true;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+void fake_cache_key_questions(PropContext& ctx) {
+  for (ArgId a : ctx.graph.node_args(ctx.node()))
+    if (!arg_metadata(ctx, a)) return;
+  for (const Kwarg& kw : ctx.graph.node_kwargs(ctx.node()))
+    if (!arg_metadata(ctx, kw.value)) return;
+}
+
+void fake_cache_output_questions(PropContext& ctx, ValId out) {
+  if (out.valid()) value_metadata(ctx, out);
+}
+
+}  // namespace symshape
