@@ -239,3 +239,21 @@ def test_linear_of_a_transposed_input_runs_the_matmul_decomposition(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert "1 < (L['x'].size()[2] // 4)*(L['x'].size()[3] // 4)" in guards, guards
+
+
+def test_view_split_asks_fake_cache_metadata(tmp_path):
+    # timm mobilevit's unfold: x.reshape(B*C*ceil(H/2), 2, ceil(W/2), 2). The view helper's
+    # split_dim of W gives a 4-d intermediate, and FakeTensorMode's dispatch cache runs
+    # extract_tensor_metadata on it: suggest_memory_format asks `H // ceil(H/2) != 0` and the
+    # like, which the ranges cannot decide
+    doc, path = _graph(tmp_path, "ceil_unfold", [
+        ("b", "aten.sym_size.int", ["x", 0]), ("h", "aten.sym_size.int", ["x", 2]),
+        ("w", "aten.sym_size.int", ["x", 3]),
+        ("th", "operator.truediv", ["h", 2]), ("ch", "math.ceil", ["th"]),
+        ("tw", "operator.truediv", ["w", 2]), ("cw", "math.ceil", ["tw"]),
+        ("bc", "operator.mul", ["b", 144]), ("rows", "operator.mul", ["bc", "ch"]),
+        ("r", "aten.reshape.default", ["x", ["rows", 2, "cw", 2]])],
+        ["n", 144, "hh", "ww"], [2, 144, 8, 8])
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any("// (math.ceil" in g and g.endswith("!= 0") for g in guards), guards

@@ -120,4 +120,22 @@ TEST_F(ShapeEnvBehaviour, C81_BitwiseOpsGuardOnTheirValue) {
   EXPECT_EQ(str(env.guards()[1].expr), "Eq(BitwiseFn_bitwise_or(s97, s26), 14)");
 }
 
+// get_implications (symbolic_shapes.py) dispatches on the simplified guard's SymPy class:
+// StrictLessThan and LessThan add implied relations, a `>` / `>=` guard only itself and its
+// negation. So after `X >= 1` (X a floor-division chain the ranges cannot bound), `X > 0` is
+// still undecided, as in PyTorch (timm resnetaa50's conv then records `X > 0 or Y > 0`);
+// after `X < 5`, `X <= 4` is decided.
+TEST_F(ShapeEnvBehaviour, GreaterGuardImpliesOnlyItselfAndItsNegation) {
+  const ExprId s = create_symint(env, 64, DimDynamic::Dynamic);
+  ExprId x = s;
+  for (int i = 0; i < 5; ++i) x = a.floordiv(a.sub(x, I(1)), I(2));
+  x = a.add(x, I(1));
+  EXPECT_TRUE(env.guard_bool(a.ge(x, I(1))));
+  EXPECT_TRUE(env.statically_known_true(a.ge(x, I(1))));
+  EXPECT_FALSE(env.statically_known_true(a.gt(x, I(0))));
+  EXPECT_TRUE(env.guard_bool(a.lt(x, I(5))));
+  EXPECT_TRUE(env.statically_known_true(a.le(x, I(4))));
+  EXPECT_TRUE(env.statically_known_true(a.ne(x, I(5))));
+}
+
 }  // namespace symshape::test
