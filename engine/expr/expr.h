@@ -261,14 +261,9 @@ class ExprArena {
   // Appends the distinct symbols of `e` to `out` (a std::vector or an InlineVec).
   template <class List>
   void free_symbols(ExprId e, List& out) const {
-    if (sym_mask_[e.index()] == 0) return;
-    if (kind(e) == ExprKind::Symbol) {
-      for (ExprId s : out)
-        if (s == e) return;
-      out.push_back(e);
-      return;
-    }
-    for (ExprId op : operands(e)) free_symbols(op, out);
+    uint64_t found = 0;
+    for (ExprId s : out) found |= sym_mask_[s.index()];
+    free_symbols_below(e, out, found);
   }
   bool contains(ExprId e, ExprId sym) const;
   // Substitutes symbol -> expression (pairs given as parallel spans), rebuilding canonically.
@@ -336,6 +331,23 @@ class ExprArena {
   ExprId relation_uncached(ExprKind kind, ExprId a, ExprId b);
   ExprId logical_not_uncached(ExprId a);
   uint8_t derive_facts(ExprKind kind, std::span<const ExprId> ops, int64_t payload) const;
+
+  // free_symbols' walk. With at most 64 symbols the bloom bits are one per symbol, so a
+  // sub-expression whose bits are all found already holds no new symbol and is skipped: a
+  // DAG of shared sub-expressions is not walked as the (exponentially larger) tree.
+  template <class List>
+  void free_symbols_below(ExprId e, List& out, uint64_t& found) const {
+    const uint64_t mask = sym_mask_[e.index()];
+    if (mask == 0 || ((mask & ~found) == 0 && symbol_expr_.size() <= 64)) return;
+    if (kind(e) == ExprKind::Symbol) {
+      for (ExprId s : out)
+        if (s == e) return;
+      out.push_back(e);
+      found |= mask;
+      return;
+    }
+    for (ExprId op : operands(e)) free_symbols_below(op, out, found);
+  }
 
   // SoA columns, one row per node
   std::vector<ExprKind> kind_;

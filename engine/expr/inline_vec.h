@@ -61,7 +61,7 @@ class InlineVec {
   operator std::span<const T>() const { return {data_, size_}; }
 
  private:
-  void grow() {
+  [[gnu::noinline, gnu::cold]] void grow() {  // rare; out of line also keeps GCC 12's -Warray-bounds quiet
     const size_t cap = cap_ * 2;
     auto bigger = std::make_unique<T[]>(cap);
     std::copy(data_, data_ + size_, bigger.get());

@@ -49,10 +49,14 @@ struct LayoutCache {
   std::vector<Entry> entries;
   std::vector<uint32_t> table;  // open addressing: entry index + 1, 0 = empty
   std::vector<ExprId> dims;     // sizes then strides of each entry
+  // by TensorId: FakeTensorMode's cache metadata already asked of the tensor
+  // (fake_dispatch_cache.h), so an operand seen by many ops is not hashed again
+  std::vector<uint8_t> metadata_asked;
   void clear() {
     entries.clear();
     std::fill(table.begin(), table.end(), 0u);
     dims.clear();
+    metadata_asked.clear();
   }
 };
 
@@ -166,6 +170,15 @@ class PropContext {
   };
   // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
   // guard, and a later question must still record its own.
+  // true the first time for tensor t (then marks it)
+  bool first_metadata_question(TensorId t) {
+    if (env.guards_suppressed()) return true;  // recorded nothing: asked again later
+    std::vector<uint8_t>& asked = layout_.metadata_asked;
+    if (asked.size() <= t.index()) asked.resize(t.index() + t.index() / 2 + 64, 0);
+    if (asked[t.index()]) return false;
+    asked[t.index()] = 1;
+    return true;
+  }
   template <class F>
   bool cached_layout(TensorId t, LayoutBit bit, F&& compute) {
     return cached_layout(vals.sizes(t), vals.strides(t), bit, std::forward<F>(compute));

@@ -10,7 +10,9 @@ void value_metadata(PropContext& ctx, ValId v) {
   switch (ctx.vals.kind(v)) {
     case ValKind::Tensor: {
       const TensorId t = ctx.vals.as_tensor(v);
-      fake_cache_metadata_questions(ctx, {ctx.vals.sizes(t), ctx.vals.strides(t)});
+      const size_t rank = ctx.vals.rank(t);
+      if ((rank == 4 || rank == 5) && ctx.first_metadata_question(t))
+        fake_cache_metadata_questions(ctx, {ctx.vals.sizes(t), ctx.vals.strides(t)});
       break;
     }
     case ValKind::List:
