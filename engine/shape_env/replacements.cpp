@@ -4,6 +4,7 @@
 #include "shape_env/shape_env.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/checked_math.h"
 #include "expr/canonical.h"
@@ -165,19 +166,23 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
   g = replace(g);
   if (arena_.is_constant(g)) return;
   // atoms
-  bool has_mod = false, has_floordiv = false;
-  ExprId mod_atom;
-  auto scan = [&](auto& self, ExprId n) -> void {
+  // The atoms in a preorder walk of the tree: any floor division, and the last Mod visited.
+  // Each node's answer is kept, so a DAG of shared sub-expressions is not walked as a tree.
+  bool has_floordiv = false;
+  std::unordered_map<uint32_t, ExprId> last_mod;  // node -> last Mod of its subtree (or none)
+  auto scan = [&](auto& self, ExprId n) -> ExprId {
+    if (auto it = last_mod.find(n.value); it != last_mod.end()) return it->second;
     const ExprKind k = arena_.kind(n);
-    if (k == ExprKind::Mod || k == ExprKind::PythonMod) {
-      has_mod = true;
-      mod_atom = n;
-    }
+    ExprId last = k == ExprKind::Mod || k == ExprKind::PythonMod ? n : ExprId{};
     if ((k == ExprKind::FloorDiv || k == ExprKind::CleanDiv) && arena_.operand(n, 1) != arena_.one())
       has_floordiv = true;
-    for (ExprId op : arena_.operands(n)) self(self, op);
+    for (ExprId op : arena_.operands(n))
+      if (const ExprId m = self(self, op); m.valid()) last = m;
+    last_mod.emplace(n.value, last);
+    return last;
   };
-  scan(scan, g);
+  const ExprId mod_atom = scan(scan, g);
+  const bool has_mod = mod_atom.valid();
   if (has_mod) {
     // Eq(Mod(p, q), 0) -> p divisible by q
     auto sol = try_solve(arena_, g, mod_atom, false);

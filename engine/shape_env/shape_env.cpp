@@ -33,6 +33,7 @@ void ShapeEnv::reset() {
   static_memo_[0].clear();
   static_memo_[1].clear();
   canonical_memo_.clear();
+  as_floordiv_memo_.clear();
   if (sides_memo_.empty() || ++sides_generation_ == 0) {
     sides_memo_.assign(4096, SidesEntry{});
     sides_generation_ = 1;

@@ -263,6 +263,9 @@ class ShapeEnv {
   // Divisibility facts are matched with CleanDiv spelled as FloorDiv (the inner division
   // of Mod(a, a//2) may already have become CleanDiv when the fact is looked up).
   ExprId as_floordiv(ExprId e);
+  // as_floordiv by node (a pure function of the immutable node): a DAG of shared floor
+  // divisions, as the view helper's sizes make, is rewritten once per node, not per path
+  std::vector<ExprId> as_floordiv_memo_;
   bool known_divisible(ExprId mod);
   // Any change to what static evaluation reads bumps version_; range_version_ moves only
   // when a symbol's range (or size-likeness) may have changed, so range memos survive the

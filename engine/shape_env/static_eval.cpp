@@ -197,14 +197,19 @@ ExprId ShapeEnv::fold(ExprId n, bool size_oblivious) {
 
 ExprId ShapeEnv::as_floordiv(ExprId e) {
   if (arena_.is_constant(e) || arena_.kind(e) == ExprKind::Symbol) return e;
-  std::vector<ExprId> ops;
+  if (e.index() < as_floordiv_memo_.size() && as_floordiv_memo_[e.index()].valid()) return as_floordiv_memo_[e.index()];
+  InlineVec<ExprId, 8> ops;
   bool changed = false;
   for (ExprId op : arena_.operands(e)) {
     ops.push_back(as_floordiv(op));
     changed |= ops.back() != op;
   }
-  if (arena_.kind(e) == ExprKind::CleanDiv) return arena_.floordiv(ops[0], ops[1]);
-  return changed ? arena_.rebuild(arena_.kind(e), ops, arena_.payload(e)) : e;
+  ExprId r = e;
+  if (arena_.kind(e) == ExprKind::CleanDiv) r = arena_.floordiv(ops[0], ops[1]);
+  else if (changed) r = arena_.rebuild(arena_.kind(e), std::span<const ExprId>(ops), arena_.payload(e));
+  if (as_floordiv_memo_.size() <= e.index()) as_floordiv_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
+  as_floordiv_memo_[e.index()] = r;
+  return r;
 }
 
 bool ShapeEnv::known_divisible(ExprId mod) {
