@@ -288,6 +288,9 @@ class ExprArena {
 
   // Resets to the empty arena (keeps capacity): cheap reuse across graphs.
   void clear();
+  // Unique for this arena's contents over the process's life (a new value on construction
+  // and on every clear()): per-thread caches keyed by node id check it before use.
+  uint64_t identity() const { return identity_; }
 
  private:
   friend class ExprBuilderAccess;
@@ -349,6 +352,7 @@ class ExprArena {
     for (ExprId op : operands(e)) free_symbols_below(op, out, found);
   }
 
+  uint64_t identity_ = 0;
   // SoA columns, one row per node
   std::vector<ExprKind> kind_;
   std::vector<uint8_t> facts_;

@@ -2,6 +2,7 @@
 // order, fact derivation and the generic tree walks (free symbols, substitute, expand).
 // The canonicalising builders live in expr_build_*.cpp.
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -9,6 +10,8 @@
 
 #include "core/error.h"
 #include "expr/expr.h"
+
+#include <atomic>
 #include "expr/inline_vec.h"
 #include "expr/sympy_names.h"
 
@@ -32,6 +35,8 @@ uint64_t hash_name(std::string_view s) {
 ExprArena::ExprArena() { clear(); }
 
 void ExprArena::clear() {
+  static std::atomic<uint64_t> next_identity{1};
+  identity_ = next_identity.fetch_add(1, std::memory_order_relaxed);
   // An arena reused graph after graph keeps its capacity. A small arena in a big table
   // empties just its own slots (each node is found by probing from its hash; the rest
   // of the table is already empty), so a reset costs the nodes it held, not the table.

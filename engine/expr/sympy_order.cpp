@@ -121,6 +121,56 @@ int cmp_lists(const ExprArena& a, std::span<const ExprId> x, std::span<const Exp
   return 0;
 }
 
+// The printing order of an Add's terms / a Mul's factors by node, kept per thread for one
+// arena (ExprArena::identity): a comparison of two large relations orders the same sums and
+// products at every level of its recursion, and nodes never change. Entries are (offset into
+// `pool`) + 1, 0 when not computed; the list has the node's operand count.
+struct OrderCache {
+  uint64_t arena = 0;
+  std::vector<uint32_t> start;
+  std::vector<ExprId> pool;
+};
+thread_local OrderCache order_cache;
+
+// e's terms (as_add) or factors in printing order, as a view into the cache's pool: an Add
+// (a Mul) has its operands there, any other node is the one-element list [e].
+struct OrderedList {
+  uint32_t offset = 0;
+  size_t size = 1;
+  ExprId single;  // valid for the one-element list
+  ExprId operator[](size_t i) const { return single.valid() ? single : order_cache.pool[offset + i]; }
+};
+
+OrderedList ordered_list(const ExprArena& a, ExprId e, bool terms) {
+  if (a.kind(e) != (terms ? ExprKind::Add : ExprKind::Mul)) return OrderedList{0, 1, e};
+  OrderCache& cache = order_cache;
+  if (cache.arena != a.identity()) {
+    cache.arena = a.identity();
+    cache.start.clear();
+    cache.pool.clear();
+  }
+  const size_t n = a.operands(e).size();
+  if (e.index() < cache.start.size() && cache.start[e.index()]) return OrderedList{cache.start[e.index()] - 1, n, {}};
+  std::vector<ExprId> order;  // computing may fill other entries (and grow the pool)
+  if (terms) ordered_terms(a, e, order);
+  else ordered_factors(a, e, order);
+  if (cache.start.size() <= e.index()) cache.start.resize(a.size() + a.size() / 2 + 64, 0);
+  const uint32_t offset = static_cast<uint32_t>(cache.pool.size());
+  cache.pool.insert(cache.pool.end(), order.begin(), order.end());
+  cache.start[e.index()] = offset + 1;
+  return OrderedList{offset, n, {}};
+}
+
+// Compares two ordered lists, the first `skip_x` / `skip_y` entries left out (a product's
+// numeric coefficient); elements are read by index, since the recursion may grow the pool.
+int cmp_ordered(const ExprArena& a, const OrderedList& x, size_t skip_x, const OrderedList& y, size_t skip_y) {
+  const size_t nx = x.size - skip_x, ny = y.size - skip_y;
+  if (nx != ny) return nx < ny ? -1 : 1;
+  for (size_t i = 0; i < nx; ++i)
+    if (int c = sort_key_compare(a, x[skip_x + i], y[skip_y + i])) return c;
+  return 0;
+}
+
 }  // namespace
 
 int sort_key_compare(const ExprArena& a, ExprId x, ExprId y) {
@@ -135,21 +185,15 @@ int sort_key_compare(const ExprArena& a, ExprId x, ExprId y) {
   if (int c = cmp_class(cp, cq)) return c;
   int c = 0;
   if (p.virtual_mul || q.virtual_mul || a.kind(p.expr) == ExprKind::Mul) {
-    std::vector<ExprId> fx, fy;
-    ordered_factors(a, p.expr, fx);
-    ordered_factors(a, q.expr, fy);
-    if (p.virtual_mul) fx.erase(fx.begin());  // the coefficient sorts first
-    if (q.virtual_mul) fy.erase(fy.begin());
-    c = cmp_lists(a, fx, fy);
+    // the coefficient sorts first and is left out
+    c = cmp_ordered(a, ordered_list(a, p.expr, false), p.virtual_mul ? 1 : 0, ordered_list(a, q.expr, false),
+                    q.virtual_mul ? 1 : 0);
   } else if (is_atom(a, p.expr)) {
     const std::string_view nx = a.kind(p.expr) == ExprKind::Symbol ? a.symbol_name(p.expr) : "";
     const std::string_view ny = a.kind(q.expr) == ExprKind::Symbol ? a.symbol_name(q.expr) : "";
     c = nx < ny ? -1 : nx > ny ? 1 : 0;
   } else if (a.kind(p.expr) == ExprKind::Add) {
-    std::vector<ExprId> tx, ty;
-    ordered_terms(a, p.expr, tx);
-    ordered_terms(a, q.expr, ty);
-    c = cmp_lists(a, tx, ty);
+    c = cmp_ordered(a, ordered_list(a, p.expr, true), 0, ordered_list(a, q.expr, true), 0);
   } else if (a.kind(p.expr) == ExprKind::Piecewise) {
     // (expr, cond) pairs: one argument each
     auto ox = a.operands(p.expr), oy = a.operands(q.expr);
