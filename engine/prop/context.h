@@ -168,9 +168,8 @@ class PropContext {
     kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3,
     kPrimsContiguous = 4, kPrimsChannelsLast2d = 5, kPrimsDense = 6, kPrimsStridesLikeChannelsLast = 7
   };
-  // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
-  // guard, and a later question must still record its own.
-  // true the first time for tensor t (then marks it)
+  // True the first time FakeTensorMode's cache metadata is asked of tensor t
+  // (fake_dispatch_cache.h), then false; under SuppressGuards always true (nothing recorded).
   bool first_metadata_question(TensorId t) {
     if (env.guards_suppressed()) return true;  // recorded nothing: asked again later
     std::vector<uint8_t>& asked = layout_.metadata_asked;
@@ -179,6 +178,8 @@ class PropContext {
     asked[t.index()] = 1;
     return true;
   }
+  // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
+  // guard, and a later question must still record its own.
   template <class F>
   bool cached_layout(TensorId t, LayoutBit bit, F&& compute) {
     return cached_layout(vals.sizes(t), vals.strides(t), bit, std::forward<F>(compute));

@@ -129,10 +129,6 @@ ExprId ShapeEnv::evaluate_expr(ExprId e, bool size_oblivious, std::optional<bool
     return value;
   }
   record_guard(g, size_oblivious);
-  // the question is an axiom now: asking it again is answered by the memo instead of
-  // canonicalising it once more (only a boolean: an integer's guard Eq(x, v) need not
-  // decide x statically, and PyTorch then guards again)
-  if (arena_.is_boolean(x)) remember_decided(e, value);
   return value;
 }
 

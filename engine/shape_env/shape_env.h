@@ -315,7 +315,6 @@ class ShapeEnv {
     uint64_t undecided_version = ~0ull;
   };
   std::vector<StaticMemo> static_memo_[2];
-  void remember_decided(ExprId e, ExprId value);  // e is now an axiom (or its negation)
   std::vector<ExprId> canonical_memo_;  // canonicalize_bool, by ExprId
   // The canonical sides of a relation's difference `to - from` (expr/canonical.h), by the
   // operand pair: the relations a guard implies share two differences, and a question and

@@ -339,14 +339,6 @@ std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bo
   return arena_.boolean(*v);
 }
 
-void ShapeEnv::remember_decided(ExprId e, ExprId value) {
-  if (!memo_enabled_) return;
-  for (std::vector<StaticMemo>& memo : static_memo_) {
-    if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
-    memo[e.index()].value = value;
-  }
-}
-
 std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivious, bool unbacked_only) {
   if (arena_.is_constant(e)) return e;
   const bool use_memo = memo_enabled_ && !unbacked_only;
