@@ -24,10 +24,13 @@ std::string ShapeEnv::guard_text(ExprId e, const std::unordered_map<uint32_t, So
   });
 }
 
+// PyTorch's produce_guards drops a guard that `_maybe_evaluate_static(expr, axioms=())`
+// decides, then prints `simplify(expr)`. Both simplify with every axiom of the run (its
+// Max(1, b) fold asks `b >= 1`: a stride `Max(1, W // ceil(W/2))` guarded before
+// `1 < W // ceil(W/2)` prints without the Max); only the decision itself ignores them.
 std::vector<ExprId> ShapeEnv::undecided_guards() {
   std::vector<ExprId> seen;
-  const auto saved_axioms = std::move(axioms_);
-  axioms_.clear();
+  static_without_axioms_ = true;
   memo_enabled_ = false;
   for (const Guard& g : guards_) {
     if (maybe_evaluate_static(g.expr, g.size_oblivious)) continue;
@@ -35,7 +38,7 @@ std::vector<ExprId> ShapeEnv::undecided_guards() {
     if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
     seen.push_back(s);
   }
-  axioms_ = std::move(saved_axioms);
+  static_without_axioms_ = false;
   memo_enabled_ = true;
   return seen;
 }

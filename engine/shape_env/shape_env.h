@@ -304,10 +304,15 @@ class ShapeEnv {
   uint64_t range_version_ = 0;
   uint64_t replace_version_ = 0;  // bumped by every new replacement
   // What simplify() reads (replacements, ranges, divisibility; not the axioms every guard
-  // adds): the simplify and fold memos hold for one value of it.
+  // adds): the simplify and fold memos hold for one value of it. The Max(1, b) fold asks the
+  // axioms too, yet is kept like PyTorch's: its simplify and _maybe_evaluate_static are
+  // _lru_cache'd per _version_counter, which a new guard does not bump.
   uint64_t simplify_version_ = 0;
   bool frozen_ = false;
   bool runtime_asserts_frozen_ = false;
+  // produce_guards' `_maybe_evaluate_static(expr, axioms=())`: the decision ignores the
+  // axioms, simplify's Max fold inside it does not (undecided_guards)
+  bool static_without_axioms_ = false;
   // Static-evaluation memo by ExprId, one per size_oblivious mode: a decided value stays
   // valid for the env's life (facts only accumulate); "undecided" holds for one version.
   struct StaticMemo {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "expr/bound.h"
 #include "expr/canonical.h"
@@ -171,6 +172,15 @@ ExprId ShapeEnv::fold(ExprId n, bool size_oblivious) {
       if (arena_.kind(c) == ExprKind::Integer && (arena_.int_value(c) == 0 || arena_.int_value(c) == 1)) {
         const ValueRange rb = bound(b, size_oblivious);
         if (rb.lo >= ExtNum::of(arena_.int_value(c))) return k == ExprKind::Max ? b : c;
+        // PyTorch asks _maybe_evaluate_static(b >= c): the axioms too (`1 < H // 2` guarded
+        // earlier makes Max(1, H // 2) fold); the answer is memoised as PyTorch's caches keep
+        // it, until simplify_version_ moves (shape_env.h)
+        if (!size_oblivious) {
+          const bool without = std::exchange(static_without_axioms_, false);  // simplify's own query
+          const auto known = maybe_evaluate_static(arena_.ge(b, c));
+          static_without_axioms_ = without;
+          if (known && *known == arena_.true_()) return k == ExprKind::Max ? b : c;
+        }
       }
     }
     if (k == ExprKind::TruncToInt && arena_.kind(arena_.operand(m, 0)) == ExprKind::IntTrueDiv) {
@@ -277,7 +287,7 @@ ExprId ShapeEnv::canonical(ExprId e) {
 }
 
 std::optional<ExprId> ShapeEnv::evaluate_with_axioms(ExprId e) {
-  if (axioms_.empty() || !arena_.is_boolean(e)) return std::nullopt;
+  if (static_without_axioms_ || axioms_.empty() || !arena_.is_boolean(e)) return std::nullopt;
   if (auto v = axioms_.find(e)) return arena_.boolean(*v);
   ExprId c = canonical(e);
   if (auto v = axioms_.find(c)) return arena_.boolean(*v);
@@ -359,7 +369,8 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
   };
   ExprId x = simplify(e, size_oblivious);
   if (arena_.is_constant(x)) return remember(x);
-  if (auto v = axioms_.find(x)) return remember(arena_.boolean(*v));
+  if (!static_without_axioms_)
+    if (auto v = axioms_.find(x)) return remember(arena_.boolean(*v));
   // size-oblivious ranges (sizes >= 2) are assumptions, not facts: the axioms come first there
   if (size_oblivious)
     if (auto a = evaluate_with_axioms(x)) return remember(*a);

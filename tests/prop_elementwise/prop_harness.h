@@ -106,6 +106,9 @@ class PropHarness {
   Ints stride(const std::string& node, int item = -1) { return hints(prop_->values().strides(tensor(node, item))); }
   Strs shape_str(const std::string& node, int item = -1) { return strs(prop_->values().sizes(tensor(node, item))); }
   Strs stride_str(const std::string& node, int item = -1) { return strs(prop_->values().strides(tensor(node, item))); }
+  std::span<const ExprId> shape_exprs(const std::string& node, int item = -1) {
+    return prop_->values().sizes(tensor(node, item));
+  }
   std::span<const ExprId> stride_exprs(const std::string& node, int item = -1) {
     return prop_->values().strides(tensor(node, item));
   }

@@ -157,3 +157,56 @@ TEST(ViewReshape, SymbolicFlattenIsAProduct) {
 
 }  // namespace
 }  // namespace symshape::test
+
+namespace symshape::test {
+namespace {
+
+// FakeTensorMode's view returns _reshape_view_helper's sizes (docs/torchref.md, "The view
+// helper's sizes"): a split dim is `a // length`, not the requested length.
+TEST(ViewReshape, ViewCarriesTheHelpersSplitSizes) {
+  PropHarness h;
+  h.input("x", "float32", {1, 4, 56, 56}, {"", "", "h", "w"});
+  h.call("hs", "aten.sym_size.int", args("x", "2")).call("ws", "aten.sym_size.int", args("x", "3"));
+  h.call("hf", "operator.floordiv", "[" + N("hs") + ", 7]").call("wf", "operator.floordiv", "[" + N("ws") + ", 7]");
+  h.call("r", kReshape, args("x", "[1, 4, " + N("hf") + ", 7, " + N("wf") + ", 7]"));
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_EQ(h.shape(("r")), (Ints{1, 4, 8, 7, 8, 7}));
+  const Strs s = h.shape_str("r");
+  EXPECT_EQ(s[2], "(h//7)");
+  EXPECT_EQ(s[3], "(h//((h//7)))");  // PyTorch: FloorDiv(h, FloorDiv(h, 7)), not 7
+  EXPECT_EQ(s[5], "(w//((w//7)))");
+}
+
+// maxvit's window partitions with dynamic H and W: each block splits the helper's size of
+// the last and collapses it back, so PyTorch's expression triples per block (its own run does
+// not finish). Past kMaxHelperSizeTree nodes the requested length is kept: 24 blocks
+// propagate, with every size and guard small.
+TEST(ViewReshape, RepeatedWindowPartitionsStayBounded) {
+  PropHarness h;
+  h.input("x", "float32", {1, 4, 56, 56}, {"", "", "h", "w"});
+  std::string x = "x";
+  for (int b = 0; b < 24; ++b) {
+    const std::string p = "b" + std::to_string(b) + "_";
+    h.call(p + "hs", "aten.sym_size.int", args(x, "2")).call(p + "ws", "aten.sym_size.int", args(x, "3"));
+    h.call(p + "hf", "operator.floordiv", "[" + N(p + "hs") + ", 7]");
+    h.call(p + "wf", "operator.floordiv", "[" + N(p + "ws") + ", 7]");
+    h.call(p + "r", kReshape, args(x, "[1, 4, " + N(p + "hf") + ", 7, " + N(p + "wf") + ", 7]"));
+    h.call(p + "p", "aten.permute.default", args(p + "r", "[0, 2, 4, 3, 5, 1]"));
+    h.call(p + "nw", "operator.mul", "[" + N(p + "hf") + ", " + N(p + "wf") + "]");
+    h.call(p + "win", kReshape, args(p + "p", "[" + N(p + "nw") + ", 49, 4]"));
+    h.call(p + "back", kReshape, args(p + "win", "[1, " + N(p + "hf") + ", " + N(p + "wf") + ", 7, 7, 4]"));
+    h.call(p + "q", "aten.permute.default", args(p + "back", "[0, 5, 1, 3, 2, 4]"));
+    h.call(p + "out", kReshape, args(p + "q", "[1, 4, " + N(p + "hs") + ", " + N(p + "ws") + "]"));
+    x = p + "out";
+  }
+  ASSERT_TRUE(h.run()) << h.error();
+  EXPECT_EQ(h.shape(x), (Ints{1, 4, 56, 56}));
+  // SymPy tree sizes (in half nodes) first: printing an unbounded one would not finish
+  for (ExprId e : h.shape_exprs(x)) ASSERT_LT(h.env().arena().tree_size_halves(e), 20000u);
+  for (const std::string& s : h.shape_str(x)) EXPECT_LT(s.size(), 20000u) << s.substr(0, 200);
+  const std::string guards = h.env().format_guards();
+  EXPECT_LT(guards.size(), 4000000u) << guards.substr(0, 400);
+}
+
+}  // namespace
+}  // namespace symshape::test

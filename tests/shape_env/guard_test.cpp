@@ -139,3 +139,49 @@ TEST_F(ShapeEnvBehaviour, GreaterGuardImpliesOnlyItselfAndItsNegation) {
 }
 
 }  // namespace symshape::test
+
+namespace symshape::test {
+namespace {
+
+// The view helper's split size of W by ceil(W/2) (checked on a 2.13 ShapeEnv): guarding it
+// equal to 2 implies only the implications of that Eq, nothing about `!= 1` or `>= 1`
+TEST_F(ShapeEnvBehaviour, EqualityGuardOnAFloorDivImpliesNoOtherBound) {
+  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
+  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
+  EXPECT_FALSE(env.statically_known_true(a.ne(wh, I(1))));
+  EXPECT_TRUE(env.guard_bool(a.eq(wh, I(2))));
+  EXPECT_FALSE(env.statically_known_true(a.ne(wh, I(1))));
+  EXPECT_FALSE(env.statically_known_true(a.ge(wh, I(1))));
+}
+
+// ShapeEnv.simplify's Max(1, b) fold asks _maybe_evaluate_static(b >= 1), axioms included:
+// after `1 < b` the contiguous stride Max(1, b) is b. Both are _lru_cache'd per version
+// counter, which a guard does not bump, so a Max simplified before the axiom stays (each
+// case checked on a 2.13 ShapeEnv).
+TEST_F(ShapeEnvBehaviour, MaxOneFoldsOnceAnAxiomBoundsItsArgument) {
+  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
+  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
+  const ExprId stride = a.max(I(1), wh);
+  EXPECT_TRUE(env.guard_bool(a.lt(I(1), wh)));
+  EXPECT_EQ(env.simplify(stride), wh);
+  EXPECT_TRUE(env.guard_bool(a.ne(s, stride)));
+  const auto undecided = env.undecided_guards();
+  ASSERT_EQ(undecided.size(), 2u);
+  EXPECT_EQ(undecided[1], env.simplify(a.ne(s, wh)));
+}
+
+TEST_F(ShapeEnvBehaviour, MaxOneSimplifiedBeforeTheAxiomStaysAsPyTorchCachesIt) {
+  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
+  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
+  const ExprId stride = a.max(I(1), wh);
+  EXPECT_EQ(env.simplify(stride), stride);
+  EXPECT_TRUE(env.guard_bool(a.ne(s, stride)));
+  EXPECT_TRUE(env.guard_bool(a.lt(I(1), wh)));
+  EXPECT_EQ(env.simplify(stride), stride);
+  const auto undecided = env.undecided_guards();
+  ASSERT_EQ(undecided.size(), 2u);
+  EXPECT_EQ(undecided[0], env.simplify(a.ne(s, stride)));
+}
+
+}  // namespace
+}  // namespace symshape::test

@@ -114,15 +114,19 @@ static bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std
 // strides of its result; the engine's own result strides stay computeStride's (view_strides)
 // unless ReferenceHost::fake_strides asks for these.
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                std::span<const ExprId> shape, Dims* fake_strides) {
+                                std::span<const ExprId> shape, Dims* fake_strides, Dims* fake_sizes) {
   ExprArena& ar = ctx.ar;
   const ExprId one = ar.one(), zero = ar.zero();
   if (fake_strides) fake_strides->clear();
-  auto result = [&](std::span<const ExprId> st) {
+  if (fake_sizes) fake_sizes->clear();
+  auto result = [&](std::span<const ExprId> sz, std::span<const ExprId> st) {
     if (fake_strides) fake_strides->assign(st);
+    if (fake_sizes) fake_sizes->assign(sz);
   };
+  // as_strided(a, shape, contiguous strides), or prims.reshape's copy
   auto contiguous_result = [&] {
     if (fake_strides) ctx.contiguous_strides(shape, *fake_strides);
+    if (fake_sizes) fake_sizes->assign(shape);
   };
   // an inferred example where infer_size failed: PyTorch raised before these questions
   if (ctx.node_failed_a_check()) return;
@@ -134,16 +138,17 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
   if (sizes.empty()) {
     for (ExprId l : shape) ctx.guard(ar.ne(l, one));
     if (fake_strides) fake_strides->resize(shape.size(), one);  // unsqueeze(-1) per dim
+    if (fake_sizes) fake_sizes->resize(shape.size(), one);
     return;
   }
   if (shape.empty()) {
     for (ExprId l : sizes) ctx.guard(ar.ne(l, one));
-    return result({});
+    return result({}, {});
   }
   if (prims_is_contiguous_or_false(ctx, OperandLayout{sizes, strides})) {
     // nd_to_1d: as_strided(a, [numel], [1]); 1d_to_2d: as_strided(a, [d0, d1], [d1, 1])
-    if (shape.size() == 1 && sizes.size() > 1) return result(std::array{one});
-    if (shape.size() == 2 && sizes.size() == 1) return result(std::array{shape[1], one});
+    if (shape.size() == 1 && sizes.size() > 1) return result(std::array{numel(ctx, sizes)}, std::array{one});
+    if (shape.size() == 2 && sizes.size() == 1) return result(shape, std::array{shape[1], one});
   }
   Dims a(sizes), st(strides);
   size_t idx = 0;
@@ -217,12 +222,27 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
     ++idx;
   }
   // squeezes tail: torch._check(a_.shape[idx] == 1)
-  const size_t kept = idx;
+  const size_t kept = std::min(idx, a.size());
   for (; idx < a.size(); ++idx) ctx.guard(ar.eq(a[idx], one));
-  result(st.span().first(std::min(kept, st.size())));
+  result(a.span().first(kept), st.span().first(kept));
 }
 
 namespace {
+
+// The size FakeTensorMode's view gives each dim: the view helper's expression (`a // length`
+// for a split dim, the input's own for a dim found equal to its length), equal in value to
+// the requested length. Where that expression has grown past kMaxHelperSizeTree nodes as a
+// SymPy tree (window partitions that split and re-collapse the same dims block after block,
+// maxvit with dynamic H and W: each block triples it), the requested length is kept:
+// PyTorch's own sympy walks such trees for hours (FloorDiv.eval's simplify), and its guards'
+// text grows with the tree. docs/torchref.md, "The view helper's sizes".
+constexpr uint32_t kMaxHelperSizeTree = 256;
+
+void take_helper_sizes(const ExprArena& ar, std::span<const ExprId> helper_sizes, Dims& sizes) {
+  if (helper_sizes.size() != sizes.size()) return;  // the helper raised or took another path
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (ar.tree_size_halves(helper_sizes[i]) <= 2 * kMaxHelperSizeTree) sizes[i] = helper_sizes[i];
+}
 
 // Strides that are exactly the contiguous ones, without asking the ShapeEnv anything:
 // computeStride then always succeeds with the contiguous strides of the new shape (one
@@ -246,10 +266,10 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
 
 TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape) {
   const auto sizes = ctx.vals.sizes(t);
-  Dims inferred, strides, fake;
+  Dims inferred, strides, fake, helper_sizes;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
   const bool want_fake = ctx.host.fake_strides;
-  reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr);
+  reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr, &helper_sizes);
   const ExprId offset = ctx.vals.tensor(t).storage_offset;
   if (!sizes.empty() && !inferred.empty() && has_unbacked(ctx.ar, sizes, ctx.vals.strides(t), inferred)) {
     // 2.x fake_impls.py _view_unbacked_meta: a data-dependent size is not guarded on. The same
@@ -276,10 +296,32 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
         "contiguous subspaces). Use .reshape(...) instead.");
   }
   if (want_fake && fake.size() == inferred.size()) strides = fake;
+  take_helper_sizes(ctx.ar, helper_sizes, inferred);
   return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
 }
 
+// c10/core/Contiguity.h _compute_contiguous_sym's is_contiguous_or_false walk (PyTorch 2.x
+// reshape_symint asks it first): `numel == 0` and each `size == 1` are guard_or_false, a
+// stride that is neither the running product nor its max(size, 1) form (the strides
+// make_contiguous_strides_for gives) is guard_or_true. Over plain symbols every question is
+// decided by the ranges; over sizes such as `W // ceil(W/2)` they are guards.
+static bool cpp_contiguous_or_false(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides) {
+  ExprArena& ar = ctx.ar;
+  if (ctx.guard_or_false(ar.eq(numel(ctx, sizes), ar.zero()))) return true;
+  ExprId expected = ar.one(), expected_max = ar.one();
+  for (size_t d = sizes.size(); d-- > 0;) {
+    if (ctx.guard_or_false(ar.eq(sizes[d], ar.one()))) continue;
+    if (ctx.guard_or_true(ar.ne(strides[d], expected)) && ctx.guard_or_true(ar.ne(strides[d], expected_max)))
+      return false;
+    expected_max = ar.mul(expected_max, ar.max(sizes[d], ar.one()));
+    expected = ar.mul(expected, sizes[d]);
+  }
+  return true;
+}
+
 TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape) {
+  // reshape_symint: `if (self.is_contiguous_or_false()) return self.view_symint(shape)`
+  if (cpp_contiguous_or_false(ctx, ctx.vals.sizes(t), ctx.vals.strides(t))) return view_tensor(ctx, t, shape);
   const auto sizes = ctx.vals.sizes(t);
   Dims inferred, strides;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
@@ -289,16 +331,21 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   // 2.x: reshape_symint's view_symint / _unsafe_view run _reshape_view_helper (fake_impls.py
   // _view_meta) on the tensor or on its contiguous clone
   const bool want_fake = ctx.host.fake_strides;
-  Dims fake;
+  Dims fake, helper_sizes;
   if (viewable) {
-    reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr);
+    reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr, &helper_sizes);
     if (want_fake && fake.size() == inferred.size()) strides = fake;
+    take_helper_sizes(ctx.ar, helper_sizes, inferred);
     return ctx.new_view(t, inferred, strides, ctx.vals.tensor(t).storage_offset);
   }
-  // _unsafe_view(clone(contiguous)): a viewed contiguous tensor has contiguous strides
+  // _unsafe_view(clone(contiguous)): a viewed contiguous tensor has contiguous strides. The
+  // clone (refs.clone -> prims.clone -> empty_strided) is dispatched, so FakeTensorMode's
+  // cache asks the metadata of its output
   Dims contiguous;
   ctx.contiguous_strides(sizes, contiguous);
-  reshape_view_helper_guards(ctx, sizes, contiguous, inferred, want_fake ? &fake : nullptr);
+  fake_cache_metadata_questions(ctx, {sizes, contiguous});
+  reshape_view_helper_guards(ctx, sizes, contiguous, inferred, want_fake ? &fake : nullptr, &helper_sizes);
+  take_helper_sizes(ctx.ar, helper_sizes, inferred);
   if (want_fake && fake.size() == inferred.size()) return ctx.new_tensor(ctx.vals.dtype(t), inferred, fake);
   return ctx.new_contiguous(ctx.vals.dtype(t), inferred);
 }

@@ -25,9 +25,13 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
 // aten.view / _unsafe_view): records the guards its greedy algorithm asks, in order, for a
 // tensor (sizes, strides) viewed as the already inferred `shape`. With `fake_strides`, also
 // the strides its result has (empty when it raises or takes the unbacked path): they differ
-// from computeStride's only on size-1 dims (ReferenceHost::fake_strides).
+// from computeStride's only on size-1 dims (ReferenceHost::fake_strides). With `fake_sizes`,
+// the sizes of its result (the helper's `a_`, empty when it raises or takes the unbacked
+// path): equal in value to `shape`, but a split dim is `a // length` and a dim found equal
+// to its length keeps the input's expression, and FakeTensorMode's view carries those.
 void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                std::span<const ExprId> shape, Dims* fake_strides = nullptr);
+                                std::span<const ExprId> shape, Dims* fake_strides = nullptr,
+                                Dims* fake_sizes = nullptr);
 
 // t.view(shape) (shape may hold one -1): a view sharing t's storage, or PyTorch's
 // "view size is not compatible" error.
