@@ -420,7 +420,7 @@ bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayou
   // some operand must have the output shape (guard_or_false(sym_eq(op.shape, final_shape)))
   bool some_has_output_shape = false;
   for (const OperandLayout& op : ops) {
-    if (op.sizes.size() != final_shape.size()) continue;
+    if (op.scalar || op.sizes.size() != final_shape.size()) continue;
     bool same = true;
     for (size_t i = 0; same && i < final_shape.size(); ++i)
       same = op.sizes[i] == final_shape[i] || ctx.guard_or_false(ar.eq(op.sizes[i], final_shape[i]));
@@ -433,6 +433,7 @@ bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayou
   // compute_fast_setup_type
   bool definitely_contiguous = true, definitely_channels_last = true;
   for (const OperandLayout& op : ops) {
+    if (op.scalar) continue;
     definitely_contiguous = definitely_contiguous && prims_is_contiguous_or_false(ctx, op);
     definitely_channels_last = definitely_channels_last && prims_is_channels_last_contiguous_2d_or_false(ctx, op);
   }

@@ -61,6 +61,7 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 struct OperandLayout {
   std::span<const ExprId> sizes;
   std::span<const ExprId> strides;
+  bool scalar = false;  // a Python number among fake_impls' operands: the shape (), no layout
 };
 
 // torch/_prims_common/__init__.py is_contiguous(a, false_if_dde=True): `numel < 2`, then

@@ -310,3 +310,34 @@ def test_reshape_copy_after_split_asks_cpp_contiguity_and_clone_metadata(tmp_pat
     # the clone's metadata question, with FakeTensorMode's view strides as the harness runs
     fake = symshape.load(path).propagate(example=0, strides="fake").guards
     assert any((g.endswith(" > 1") or g.startswith("1 < ")) and "max(1, " in g for g in fake), fake
+
+
+def _printed_shapes(doc, path, names):
+    """{node: (PyTorch's printed sizes, symshape's)} with symbols matched by source."""
+    ref = torchref_prop.torch_propagate(doc, doc["examples"][0])
+    prop = symshape.load(path).propagate(example=0, strides="fake")
+    ours = {src: name for name, srcs in prop.symbol_sources.items() for src in srcs}
+    rename = {sym: sympy.Symbol(ours[src], integer=True) for sym, src in ref["sources"].items() if src in ours}
+    mine = {n["name"]: n["value"]["shape"] for n in prop.nodes}
+    return {n: ([str(s.node.expr.xreplace(rename)) if isinstance(s, torch.SymInt) else str(s)
+                 for s in ref["values"][n].shape], mine[n]) for n in names}
+
+
+def test_scalar_operand_makes_a_size_one_dim_literal(tmp_path):
+    # wav2vec2's feature extractor at its shortest input: the conv's length is
+    # (t - 400) // 400 + 1, 1 at the example. fake_impls' fast binary path runs infer_size
+    # against a Python scalar's shape (), which picks the literal 1 once `length == 1` is
+    # guarded; gelu's decomposition (refs gelu: `a * 0.5 * ...`) does the same
+    doc, path = _graph(tmp_path, "length_one", [
+        ("c", "aten.conv1d.default", ["x", "w", None, [400], [0], [1], 1]),
+        ("m", "aten.mul.Tensor", ["c", 0.5]),
+        ("g", "aten.gelu.default", ["c"]),
+        ("s", "aten.add.Tensor", ["m", "g"])],
+        ["n", 8, "t"], [2, 8, 400], weights={"w": [8, 8, 400]})
+    node_diffs, guard_diffs, _ = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    shapes = _printed_shapes(doc, path, ["c", "m", "g", "s"])
+    assert shapes["c"][0][2] != "1", shapes  # the conv keeps the expression
+    for name in ("m", "g", "s"):
+        theirs, mine = shapes[name]
+        assert theirs[2] == "1" and mine == theirs, (name, shapes)

@@ -12,6 +12,29 @@ namespace symshape {
 
 // ---- shared helpers -------------------------------------------------------------------
 
+// fake_impls' make_fast_binary_impl over the op's operands in argument order, a Python
+// scalar as the shape () (compute_shape's infer_size against it picks the literal 1 where a
+// size is guarded equal to 1: `x * 0.5` of a length-1 sequence has the size 1, not the
+// expression). When the fast path is taken its final_shape is the output's sizes; shape
+// inference keeps the symbolic ones (batch_norm_2x_guards says why).
+static bool fake_binary_fast_path(PropContext& ctx, std::span<const ArgId> operands, Dims& shape) {
+  FixedVector<OperandLayout, 8> ops;
+  for (ArgId a : operands) {
+    if (ctx.is_none(a) || ops.size() == 8) continue;
+    if (!ctx.is_tensor(a)) {
+      ops.push_back({{}, {}, /*scalar=*/true});
+      continue;
+    }
+    const TensorId t = ctx.tensor(a);
+    ops.push_back({ctx.vals.sizes(t), ctx.vals.strides(t)});
+  }
+  if (ops.empty() || ops[0].scalar) return false;
+  Dims final_shape;
+  if (!fake_binary_fast_path_guards(ctx, ops.span(), &final_shape)) return false;
+  if (final_shape.size() == shape.size() && !ctx.inference_mode()) shape = final_shape;
+  return true;
+}
+
 void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides,
                       bool fast_binary) {
   FixedVector<TensorId, 8> tensors;
@@ -33,10 +56,13 @@ void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& s
   }
   // PyTorch 2.x's questions record the guards; eager 1.13's layout (the goldens) follows
   // from the same answers, read off the hints
-  fake_elementwise_layout_questions(ctx, tensors.span(), shape, fast_binary);
+  if (!(fast_binary && any && fake_binary_fast_path(ctx, operands, shape)))
+    fake_elementwise_layout_questions(ctx, tensors.span(), shape, /*fast_binary=*/false);
   ShapeEnv::SuppressGuards eager_layout(ctx.env);
   elementwise_strides(ctx, tensors.span(), shape, strides, scalar);
 }
+
+
 
 TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, bool fast_binary) {
   Dims shape, strides;
@@ -130,7 +156,17 @@ void gelu(PropContext& ctx) {
     const std::string_view a = ctx.string_arg(approx);
     if (a != "none" && a != "tanh") ctx.fail("approximate argument must be either none or tanh.");
   }
-  unary<PromotionKind::Default>(ctx);
+  // FakeTensorMode runs torch._refs.nn.functional.gelu (no Python meta, in the decomposition
+  // table) when sizes are symbolic: its first op, `a * 0.5`, goes through the fast binary
+  // path against a Python scalar, so a size guarded equal to 1 becomes the literal 1
+  // (fake_binary_fast_path); shape inference keeps the symbolic sizes
+  const ArgId ops[] = {ctx.arg(0)};
+  Dims literal_ones;
+  if (!ctx.inference_mode()) broadcast_shapes(ctx, ctx.vals.sizes(ctx.tensor_arg(0)), {}, literal_ones);
+  Dims shape, strides;
+  pointwise_layout(ctx, ops, shape, strides, /*fast_binary=*/false);
+  if (literal_ones.size() == shape.size()) shape = literal_ones;
+  ctx.set_tensor(ctx.new_tensor(result_type(ctx, ops, PromotionKind::Default), shape, strides));
 }
 
 // clamp(self, min?, max?) with Scalar bounds: the bounds take part in type promotion
