@@ -341,3 +341,18 @@ def test_scalar_operand_makes_a_size_one_dim_literal(tmp_path):
     for name in ("m", "g", "s"):
         theirs, mine = shapes[name]
         assert theirs[2] == "1" and mine == theirs, (name, shapes)
+
+
+def test_layer_norm_runs_the_refs_body(tmp_path):
+    # wav2vec2's feature extractor: conv (k=10, s=5) then layer_norm over channels. FakeTensorMode
+    # runs torch._refs.native_layer_norm: contiguous(input) asks prims is_contiguous's
+    # `numel < 2`, and var_mean's true_divide lays out the (N, L, 1) statistics (their
+    # `numel < 2`). Over the expanded `8*n*(t // 5) - 8*n` the ranges decide neither
+    doc, path = _graph(tmp_path, "conv_layer_norm", [
+        ("c", "aten.conv1d.default", ["x", "w", None, [5], [0], [1], 1]),
+        ("t", "aten.transpose.int", ["c", 1, 2]),
+        ("ln", "aten.layer_norm.default", ["t", [8], "g", "b", 1e-05, False])],
+        ["n", 8, "tt"], [2, 8, 400], weights={"w": [8, 8, 10], "g": [8], "b": [8]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert sum(g.endswith(">= 2") and "// 5" in g for g in guards) >= 2, guards

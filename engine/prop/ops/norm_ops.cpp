@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "prop/dtype_rules.h"
+#include "prop/fake_elementwise_questions.h"
 #include "prop/memory_format.h"
 #include "prop/ops/elementwise_common.h"
 #include "prop/ops/reduction_common.h"
@@ -116,6 +117,20 @@ size_t check_layer_norm(PropContext& ctx, TensorId input, std::span<const ExprId
   return sizes.size() - normalized.size();
 }
 
+// FakeTensorMode runs torch._refs.native_layer_norm for native_layer_norm (its registered
+// op impl): `contiguous(input)` asks prims is_contiguous of the input (`numel < 2` first),
+// and var_mean's true_divide lays out the (.., 1) statistics through
+// compute_elementwise_output_logical_to_physical_perm (their `numel < 2`). Over plain
+// symbols all of it is decided; over a conv feature length such as `t // 5 - 1`, or the view
+// helper's sizes, these are guards (wav2vec2 / data2vec, mobilevit).
+void layer_norm_2x_questions(PropContext& ctx, TensorId input, size_t axis) {
+  prims_is_contiguous_or_false(ctx, {ctx.vals.sizes(input), ctx.vals.strides(input)});
+  Dims stat(ctx.vals.sizes(input));
+  for (size_t i = axis; i < stat.size(); ++i) stat[i] = ctx.ar.one();
+  const TensorId stats[] = {ctx.new_contiguous(ctx.vals.dtype(input), stat)};
+  fake_elementwise_layout_questions(ctx, stats, stat, /*fast_binary=*/false);
+}
+
 // native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd)
 void native_layer_norm(PropContext& ctx) {
   const TensorId input = ctx.tensor_arg(0);
@@ -123,6 +138,7 @@ void native_layer_norm(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), normalized);
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
+  layer_norm_2x_questions(ctx, input, axis);
   const DType dt = ctx.vals.dtype(input);
   Dims stat(ctx.vals.sizes(input));
   for (size_t i = axis; i < stat.size(); ++i) stat[i] = ctx.ar.one();
@@ -136,8 +152,9 @@ void layer_norm(PropContext& ctx) {
   const TensorId input = ctx.tensor_arg(0);
   Dims normalized;
   ctx.int_list(ctx.arg(1), normalized);
-  check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
+  const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
+  layer_norm_2x_questions(ctx, input, axis);  // C++ layer_norm calls native_layer_norm
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(input), ctx.vals.sizes(input)));
 }
 
