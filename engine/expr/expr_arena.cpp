@@ -10,8 +10,6 @@
 
 #include "core/error.h"
 #include "expr/expr.h"
-
-#include <atomic>
 #include "expr/inline_vec.h"
 #include "expr/sympy_names.h"
 

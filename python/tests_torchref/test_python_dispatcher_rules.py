@@ -243,19 +243,33 @@ def test_linear_of_a_transposed_input_runs_the_matmul_decomposition(tmp_path):
     assert "1 < (L['x'].size()[2] // 4)*(L['x'].size()[3] // 4)" in guards, guards
 
 
+def _printed_shapes(doc, path, names):
+    """{node: (PyTorch's printed sizes, symshape's)} with symbols matched by source."""
+    ref = torchref_prop.torch_propagate(doc, doc["examples"][0])
+    prop = symshape.load(path).propagate(example=0, strides="fake")
+    ours = {src: name for name, srcs in prop.symbol_sources.items() for src in srcs}
+    rename = {sym: sympy.Symbol(ours[src], integer=True) for sym, src in ref["sources"].items() if src in ours}
+    mine = {n["name"]: n["value"]["shape"] for n in prop.nodes if n["name"] in names}
+    return {n: ([str(s.node.expr.xreplace(rename)) if isinstance(s, torch.SymInt) else str(s)
+                 for s in ref["values"][n].shape], mine[n]) for n in names}
+
+
+# timm mobilevit's unfold of x (B, 144, H, W): x.reshape(B*144*ceil(H/2), 2, ceil(W/2), 2)
+_CEIL_UNFOLD = [
+    ("b", "aten.sym_size.int", ["x", 0]), ("h", "aten.sym_size.int", ["x", 2]),
+    ("w", "aten.sym_size.int", ["x", 3]),
+    ("th", "operator.truediv", ["h", 2]), ("ch", "math.ceil", ["th"]),
+    ("tw", "operator.truediv", ["w", 2]), ("cw", "math.ceil", ["tw"]),
+    ("bc", "operator.mul", ["b", 144]), ("rows", "operator.mul", ["bc", "ch"]),
+    ("r", "aten.reshape.default", ["x", ["rows", 2, "cw", 2]])]
+
+
 def test_view_split_asks_fake_cache_metadata(tmp_path):
     # timm mobilevit's unfold: x.reshape(B*C*ceil(H/2), 2, ceil(W/2), 2). The view helper's
     # split_dim of W gives a 4-d intermediate, and FakeTensorMode's dispatch cache runs
     # extract_tensor_metadata on it: suggest_memory_format asks `H // ceil(H/2) != 0` and the
     # like, which the ranges cannot decide
-    doc, path = _graph(tmp_path, "ceil_unfold", [
-        ("b", "aten.sym_size.int", ["x", 0]), ("h", "aten.sym_size.int", ["x", 2]),
-        ("w", "aten.sym_size.int", ["x", 3]),
-        ("th", "operator.truediv", ["h", 2]), ("ch", "math.ceil", ["th"]),
-        ("tw", "operator.truediv", ["w", 2]), ("cw", "math.ceil", ["tw"]),
-        ("bc", "operator.mul", ["b", 144]), ("rows", "operator.mul", ["bc", "ch"]),
-        ("r", "aten.reshape.default", ["x", ["rows", 2, "cw", 2]])],
-        ["n", 144, "hh", "ww"], [2, 144, 8, 8])
+    doc, path = _graph(tmp_path, "ceil_unfold", _CEIL_UNFOLD, ["n", 144, "hh", "ww"], [2, 144, 8, 8])
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any("// (math.ceil" in g and g.endswith("!= 0") for g in guards), guards
@@ -265,22 +279,8 @@ def test_view_carries_the_view_helpers_sizes(tmp_path):
     # FakeTensorMode's view returns _reshape_view_helper's a_, not the requested shape: the
     # split of H by ceil(H/2) leaves `H // ceil(H/2)` where the graph asked for 2, and later
     # questions carry that expression (mobilevit's unfold/fold)
-    doc, path = _graph(tmp_path, "ceil_unfold_sizes", [
-        ("b", "aten.sym_size.int", ["x", 0]), ("h", "aten.sym_size.int", ["x", 2]),
-        ("w", "aten.sym_size.int", ["x", 3]),
-        ("th", "operator.truediv", ["h", 2]), ("ch", "math.ceil", ["th"]),
-        ("tw", "operator.truediv", ["w", 2]), ("cw", "math.ceil", ["tw"]),
-        ("bc", "operator.mul", ["b", 144]), ("rows", "operator.mul", ["bc", "ch"]),
-        ("r", "aten.reshape.default", ["x", ["rows", 2, "cw", 2]])],
-        ["n", 144, "hh", "ww"], [2, 144, 8, 8])
-    graph = symshape.load(path)
-    ref = torchref_prop.torch_propagate(doc, doc["examples"][0])
-    prop = graph.propagate(example=0, strides="fake")
-    ours = {src: name for name, srcs in prop.symbol_sources.items() for src in srcs}
-    rename = {sym: sympy.Symbol(ours[src], integer=True) for sym, src in ref["sources"].items() if src in ours}
-    theirs = [str(s.node.expr.xreplace(rename)) if isinstance(s, torch.SymInt) else str(s)
-              for s in ref["values"]["r"].shape]
-    mine = next(n["value"]["shape"] for n in prop.nodes if n["name"] == "r")
+    doc, path = _graph(tmp_path, "ceil_unfold_sizes", _CEIL_UNFOLD, ["n", 144, "hh", "ww"], [2, 144, 8, 8])
+    theirs, mine = _printed_shapes(doc, path, ["r"])["r"]
     assert "//" in theirs[1] and "//" in theirs[3], theirs
     assert mine == theirs
 
@@ -292,14 +292,8 @@ def test_reshape_copy_after_split_asks_cpp_contiguity_and_clone_metadata(tmp_pat
     # clone's empty_strided output goes through the dispatch cache (its metadata question has
     # Max(1, ...) strides), and produce_guards prints the guards with the Max folded where an
     # axiom (`1 < W // ceil(W/2)`) bounds it
-    doc, path = _graph(tmp_path, "ceil_unfold_copy", [
-        ("b", "aten.sym_size.int", ["x", 0]), ("h", "aten.sym_size.int", ["x", 2]),
-        ("w", "aten.sym_size.int", ["x", 3]),
-        ("th", "operator.truediv", ["h", 2]), ("ch", "math.ceil", ["th"]),
-        ("tw", "operator.truediv", ["w", 2]), ("cw", "math.ceil", ["tw"]),
-        ("bc", "operator.mul", ["b", 144]), ("rows", "operator.mul", ["bc", "ch"]),
+    doc, path = _graph(tmp_path, "ceil_unfold_copy", _CEIL_UNFOLD + [
         ("hw", "operator.mul", ["ch", "cw"]),
-        ("r", "aten.reshape.default", ["x", ["rows", 2, "cw", 2]]),
         ("t", "aten.transpose.int", ["r", 1, 2]),
         ("r1", "aten.reshape.default", ["t", ["b", 144, "hw", 4]])],
         ["n", 144, "hh", "ww"], [2, 144, 8, 8])
@@ -310,17 +304,6 @@ def test_reshape_copy_after_split_asks_cpp_contiguity_and_clone_metadata(tmp_pat
     # the clone's metadata question, with FakeTensorMode's view strides as the harness runs
     fake = symshape.load(path).propagate(example=0, strides="fake").guards
     assert any((g.endswith(" > 1") or g.startswith("1 < ")) and "max(1, " in g for g in fake), fake
-
-
-def _printed_shapes(doc, path, names):
-    """{node: (PyTorch's printed sizes, symshape's)} with symbols matched by source."""
-    ref = torchref_prop.torch_propagate(doc, doc["examples"][0])
-    prop = symshape.load(path).propagate(example=0, strides="fake")
-    ours = {src: name for name, srcs in prop.symbol_sources.items() for src in srcs}
-    rename = {sym: sympy.Symbol(ours[src], integer=True) for sym, src in ref["sources"].items() if src in ours}
-    mine = {n["name"]: n["value"]["shape"] for n in prop.nodes}
-    return {n: ([str(s.node.expr.xreplace(rename)) if isinstance(s, torch.SymInt) else str(s)
-                 for s in ref["values"][n].shape], mine[n]) for n in names}
 
 
 def test_scalar_operand_makes_a_size_one_dim_literal(tmp_path):

@@ -62,8 +62,6 @@ void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& s
   elementwise_strides(ctx, tensors.span(), shape, strides, scalar);
 }
 
-
-
 TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, bool fast_binary) {
   Dims shape, strides;
   pointwise_layout(ctx, operands, shape, strides, fast_binary);

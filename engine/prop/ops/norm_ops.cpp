@@ -117,18 +117,23 @@ size_t check_layer_norm(PropContext& ctx, TensorId input, std::span<const ExprId
   return sizes.size() - normalized.size();
 }
 
+// The (.., 1, ..) shape of layer_norm's mean and rstd: the input's sizes, 1 from `axis` on.
+Dims layer_norm_stat_sizes(PropContext& ctx, TensorId input, size_t axis) {
+  Dims stat(ctx.vals.sizes(input));
+  for (size_t i = axis; i < stat.size(); ++i) stat[i] = ctx.ar.one();
+  return stat;
+}
+
 // FakeTensorMode runs torch._refs.native_layer_norm for native_layer_norm (its registered
 // op impl): `contiguous(input)` asks prims is_contiguous of the input (`numel < 2` first),
-// and var_mean's true_divide lays out the (.., 1) statistics through
+// and var_mean's true_divide lays out the statistics `stat` through
 // compute_elementwise_output_logical_to_physical_perm (their `numel < 2`). Over plain
 // symbols all of it is decided; over a conv feature length such as `t // 5 - 1`, or the view
 // helper's sizes, these are guards (wav2vec2 / data2vec, mobilevit).
-void layer_norm_2x_questions(PropContext& ctx, TensorId input, size_t axis) {
+void layer_norm_2x_questions(PropContext& ctx, TensorId input, TensorId stat) {
   prims_is_contiguous_or_false(ctx, {ctx.vals.sizes(input), ctx.vals.strides(input)});
-  Dims stat(ctx.vals.sizes(input));
-  for (size_t i = axis; i < stat.size(); ++i) stat[i] = ctx.ar.one();
-  const TensorId stats[] = {ctx.new_contiguous(ctx.vals.dtype(input), stat)};
-  fake_elementwise_layout_questions(ctx, stats, stat, /*fast_binary=*/false);
+  const TensorId stats[] = {stat};
+  fake_elementwise_layout_questions(ctx, stats, ctx.vals.sizes(stat), /*fast_binary=*/false);
 }
 
 // native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd)
@@ -138,12 +143,11 @@ void native_layer_norm(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), normalized);
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
-  layer_norm_2x_questions(ctx, input, axis);
   const DType dt = ctx.vals.dtype(input);
-  Dims stat(ctx.vals.sizes(input));
-  for (size_t i = axis; i < stat.size(); ++i) stat[i] = ctx.ar.one();
+  const Dims stat = layer_norm_stat_sizes(ctx, input, axis);
   const TensorId ts[] = {ctx.new_contiguous(dt, ctx.vals.sizes(input)), ctx.new_contiguous(dt, stat),
                          ctx.new_contiguous(dt, stat)};
+  layer_norm_2x_questions(ctx, input, ts[1]);
   ctx.set_tensors(ts);
 }
 
@@ -154,8 +158,10 @@ void layer_norm(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), normalized);
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
-  layer_norm_2x_questions(ctx, input, axis);  // C++ layer_norm calls native_layer_norm
-  ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(input), ctx.vals.sizes(input)));
+  // C++ layer_norm calls native_layer_norm: its statistics exist there too
+  const DType dt = ctx.vals.dtype(input);
+  layer_norm_2x_questions(ctx, input, ctx.new_contiguous(dt, layer_norm_stat_sizes(ctx, input, axis)));
+  ctx.set_tensor(ctx.new_contiguous(dt, ctx.vals.sizes(input)));
 }
 
 // rms_norm(input, normalized_shape, weight?, eps?): input * rsqrt(mean(x^2)) * weight
