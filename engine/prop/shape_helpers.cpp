@@ -309,6 +309,11 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes) {
   return r;
 }
 
+ExprId python_lt(ExprArena& ar, ExprId a, ExprId b) {
+  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.gt(b, a);
+  return ar.lt(a, b);
+}
+
 namespace {
 
 // check_contiguous_sizes_strides(false_if_dde=True) over the dims in `order` (innermost first).
@@ -331,7 +336,7 @@ bool prims_check_contiguous_sizes_strides(PropContext& ctx, const OperandLayout&
 // `stride < other` or, when that is not known, "divides it and differs".
 bool prims_stride_lt(PropContext& ctx, ExprId a, ExprId b) {
   ExprArena& ar = ctx.ar;
-  if (ctx.guard_or_false(ar.lt(a, b))) return true;
+  if (ctx.guard_or_false(python_lt(ar, a, b))) return true;
   const bool divides = ctx.guard_or_false(ar.eq(a, ar.zero())) || ctx.guard_or_false(ar.eq(ar.mod(b, a), ar.zero()));
   return divides && ctx.guard_or_true(ar.ne(a, b));
 }
@@ -452,7 +457,7 @@ bool prims_strides_like_channels_last_or_false(PropContext& ctx, const OperandLa
   ExprId min = ar.zero();
   for (size_t d : order) {
     if (ctx.guard_or_true(ar.eq(t.sizes[d], ar.zero()))) return false;
-    if (ctx.guard_or_true(ar.lt(t.strides[d], min))) return false;
+    if (ctx.guard_or_true(python_lt(ar, t.strides[d], min))) return false;
     // `d == 0 and min == strides[1]`: a plain bool() of the SymBool, so a guard
     if (d == 0 && ctx.guard(ar.eq(min, t.strides[1]))) return false;
     min = ar.mul(t.strides[d], t.sizes[d]);

@@ -57,6 +57,15 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 // PyTorch 2.x rules"). They only record the guards PyTorch 2.x records; the layouts
 // symshape computes stay those of eager CPU 1.13 (the corpus goldens).
 
+// Python's `a < b` in PyTorch's Python code. A constant size or stride is a plain int there
+// (FakeTensor's `.shape` / `.stride()` give ints for static values), and `int < SymInt` is
+// int.__lt__ returning NotImplemented, so Python asks the reflected SymInt.__gt__: PyTorch
+// records `b > a`. The class is more than printing: get_implications derives `a != b` and
+// `a <= b - 1` from a `<` guard only, so after `b > a` a later `a != b` is still a question
+// (mobilevit's view helper strides, docs/torchref.md "Python's reflected comparisons").
+// C++ (c10 SymInt::sym_lt) keeps the order: use ExprArena::lt there.
+ExprId python_lt(ExprArena& ar, ExprId a, ExprId b);
+
 // A tensor operand as the Python predicates of torch._prims_common see it.
 struct OperandLayout {
   std::span<const ExprId> sizes;

@@ -408,8 +408,11 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
   }
   if (!from.empty() && !unbacked_only) {
     // the same substitution node by node through the shift memo, and bound() knows the
-    // stand-ins' ranges: the sub-expressions questions share are shifted and bounded once
-    const ExprId y = arena_.expand(shifted(x, size_oblivious));
+    // stand-ins' ranges: the sub-expressions questions share are shifted and bounded once.
+    // Then canonicalize_bool_expr(safe_expand(...)) as _maybe_evaluate_static_worker does:
+    // the relation's sides become one difference, so `144*B*C != C` (B >= 2, C >= 1) is
+    // `143*C' + 144*B'*C' != 0`, which the bound decides and the sides' ranges cannot
+    const ExprId y = canonicalize_bool(arena_, arena_.expand(shifted(x, size_oblivious)));
     if (arena_.is_constant(y)) return remember(y);
     const ValueRange ry = bound(y, size_oblivious);
     if (ry.is_singleton() && ry.lo.is_finite()) {
@@ -417,7 +420,7 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
       if (ry.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(ry.lo.i));
     }
   } else if (!from.empty()) {
-    ExprId y = arena_.expand(arena_.substitute(x, from, to));
+    ExprId y = canonicalize_bool(arena_, arena_.expand(arena_.substitute(x, from, to)));
     if (arena_.is_constant(y)) return remember(y);
     // the callback captures one pointer so std::function keeps it inline (no allocation)
     struct ShiftScope {

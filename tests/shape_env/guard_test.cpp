@@ -183,5 +183,20 @@ TEST_F(ShapeEnvBehaviour, MaxOneSimplifiedBeforeTheAxiomStaysAsPyTorchCachesIt) 
   EXPECT_EQ(undecided[0], env.simplify(a.ne(s, stride)));
 }
 
+// _maybe_evaluate_static_worker bounds canonicalize_bool_expr(safe_expand(shifted)): after
+// b := b' + 1 the two sides of `144*b*C != C` are one difference, 143*C + 144*b'*C != 0,
+// decided by its bound (checked on a 2.13 ShapeEnv: mobilevit's computeStride asks this
+// and PyTorch records no guard); the sides' own ranges overlap.
+TEST_F(ShapeEnvBehaviour, ShiftedQuestionIsCanonicalisedBeforeItsBound) {
+  const ExprId b = create_symint(env, 2, DimDynamic::Dynamic);
+  const ExprId h = create_symint(env, 64, DimDynamic::Dynamic);
+  const ExprId w = create_symint(env, 64, DimDynamic::Dynamic);
+  auto half = [&](ExprId x) { return a.ceil_to_int(a.int_true_div(a.add(a.floordiv(a.sub(x, I(1)), I(8)), I(1)), I(2))); };
+  const ExprId c = a.mul(half(h), half(w));
+  EXPECT_EQ(env.maybe_evaluate_static(a.ne(a.mul(a.mul(I(144), b), c), c)), a.true_());
+  EXPECT_EQ(env.maybe_evaluate_static(a.lt(c, a.mul(b, c))), a.true_());
+  EXPECT_TRUE(env.guards().empty());
+}
+
 }  // namespace
 }  // namespace symshape::test

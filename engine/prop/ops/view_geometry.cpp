@@ -187,7 +187,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       // flatten(a_, idx, end): the collapsed dim's stride is the min over non-1 dims
       ExprId stride = st[end];
       for (size_t i = end; i-- > idx;)
-        if (ctx.guard(ar.ne(a[i], one)) && ctx.guard(ar.lt(st[i], stride))) stride = st[i];
+        if (ctx.guard(ar.ne(a[i], one)) && ctx.guard(python_lt(ar, st[i], stride))) stride = st[i];
       ExprId collapsed = a[end];
       if (ctx.guard_or_true(ar.ne(collapsed, zero)))
         for (size_t i = end; i-- > idx;) {
