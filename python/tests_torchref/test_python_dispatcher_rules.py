@@ -306,6 +306,30 @@ def test_reshape_copy_after_split_asks_cpp_contiguity_and_clone_metadata(tmp_pat
     assert any((g.endswith(" > 1") or g.startswith("1 < ")) and "max(1, " in g for g in fake), fake
 
 
+
+def test_int_less_than_symint_is_the_reflected_greater(tmp_path):
+    # mobilevit's fold after its transformer: the unfolded patches viewed back to
+    # (B, P, N, C), transposed, reshaped to (B*C*ceil(H/2), ceil(W/2), 2, 2). The dispatch
+    # cache's are_strides_like_channels_last_or_false compares the static stride 144 with a
+    # symbolic `min` as `144 < min`, which Python asks as `min > 144` (int.__lt__ returns
+    # NotImplemented): a Gt guard implies no `!=`, so computeStride's `144 != 144*N*P` is
+    # still a guard
+    doc, path = _graph(tmp_path, "ceil_fold", _CEIL_UNFOLD + [
+        ("hw", "operator.mul", ["ch", "cw"]),
+        ("t", "aten.transpose.int", ["r", 1, 2]),
+        ("r1", "aten.reshape.default", ["t", ["b", 144, "hw", 4]]),
+        ("t2", "aten.transpose.int", ["r1", 1, 3]),
+        ("b4", "operator.mul", ["b", 4]),
+        ("r2", "aten.reshape.default", ["t2", ["b4", "hw", -1]]),
+        ("v", "aten.view.default", ["r2", ["b", 4, "hw", -1]]),
+        ("t3", "aten.transpose.int", ["v", 1, 3]),
+        ("r3", "aten.reshape.default", ["t3", ["rows", "cw", 2, 2]])],
+        ["n", 144, "hh", "ww"], [2, 144, 8, 8])
+    node_diffs, guard_diffs, _ = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    fake = symshape.load(path).propagate(example=0, strides="fake").guards
+    assert any(g.startswith("144 != ") for g in fake), fake
+
 def test_scalar_operand_makes_a_size_one_dim_literal(tmp_path):
     # wav2vec2's feature extractor at its shortest input: the conv's length is
     # (t - 400) // 400 + 1, 1 at the example. fake_impls' fast binary path runs infer_size
