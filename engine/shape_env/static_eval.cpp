@@ -409,15 +409,21 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivi
   if (!from.empty() && !unbacked_only) {
     // the same substitution node by node through the shift memo, and bound() knows the
     // stand-ins' ranges: the sub-expressions questions share are shifted and bounded once.
-    // Then canonicalize_bool_expr(safe_expand(...)) as _maybe_evaluate_static_worker does:
-    // the relation's sides become one difference, so `144*B*C != C` (B >= 2, C >= 1) is
-    // `143*C' + 144*B'*C' != 0`, which the bound decides and the sides' ranges cannot
-    const ExprId y = canonicalize_bool(arena_, arena_.expand(shifted(x, size_oblivious)));
+    // Then _maybe_evaluate_static_worker bounds canonicalize_bool_expr(safe_expand(...)):
+    // a relation's sides become one difference, so `144*B*C != C` (B >= 2, C >= 1) is
+    // `143*C' + 144*B'*C' != 0`, which the bound decides and the sides' ranges cannot.
+    // Bounding the expanded difference decides exactly what bounding the canonical sides
+    // does (the gcd and the side each term lands on change no sign), without building them.
+    const ExprId y = arena_.expand(shifted(x, size_oblivious));
     if (arena_.is_constant(y)) return remember(y);
-    const ValueRange ry = bound(y, size_oblivious);
-    if (ry.is_singleton() && ry.lo.is_finite()) {
-      if (arena_.is_boolean(y)) return remember(arena_.boolean(ry.lo.i != 0));
-      if (ry.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(ry.lo.i));
+    if (arena_.is_relation(y) && arena_.is_integer(arena_.operand(y, 0)) && arena_.is_integer(arena_.operand(y, 1))) {
+      if (auto v = decide_by_difference(y, false, size_oblivious)) return remember(*v);
+    } else {
+      const ValueRange ry = bound(arena_.is_boolean(y) ? canonicalize_bool(arena_, y) : y, size_oblivious);
+      if (ry.is_singleton() && ry.lo.is_finite()) {
+        if (arena_.is_boolean(y)) return remember(arena_.boolean(ry.lo.i != 0));
+        if (ry.lo.kind == ExtNum::Kind::Int) return remember(arena_.integer(ry.lo.i));
+      }
     }
   } else if (!from.empty()) {
     ExprId y = canonicalize_bool(arena_, arena_.expand(arena_.substitute(x, from, to)));
