@@ -84,7 +84,15 @@ ExprId divide_factor(ExprArena& a, ExprId t, ExprId f) {
 // each symbolic factor of q (with its multiplicity). Mod(6*a, 2*a) is 0.
 bool monomial_divides(ExprArena& a, ExprId e, ExprId q) {
   auto [cq, rest] = a.split_coefficient(q);
-  if (cq == 0 || a.kind(rest) == ExprKind::Add) return false;
+  if (cq == 0) return false;
+  if (a.kind(rest) == ExprKind::Add) {
+    // a sum divides only a single product holding it as a factor: SymPy's Mul cancels equal
+    // bases, so Mod((a + 1)*(b + 1), b + 1) is 0 when built, but Mul does not distribute
+    // over a sum, so an expanded numerator a*b + a + b + 1 stays a Mod (caformer's view)
+    if (a.kind(e) == ExprKind::Add) return false;
+    auto [ce, er] = a.split_coefficient(e);
+    return ce % cq == 0 && a.is_integer(er) && term_has_factor(a, er, rest);
+  }
   for (ExprId t : summands(a, e)) {
     auto [ct, tr] = a.split_coefficient(t);
     if (ct % cq != 0 || !a.is_integer(tr)) return false;

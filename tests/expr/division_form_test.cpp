@@ -207,4 +207,21 @@ TEST(DivisionFormProperty, MonomialDivisorRemainderFoldsOnlyWhenZeroEverywhere) 
   EXPECT_GT(folded, 100);
 }
 
+// A sum divides a product that holds it as a factor (SymPy's Mul cancels equal bases in
+// `p / q`), never the expanded product (Mul does not distribute): checked against
+// torch.utils._sympy.functions.Mod / PythonMod in PyTorch 2.13. caformer's view helper asks
+// `Mod((1 + a)*(1 + b), 1 + b) != 0` and PyTorch records nothing.
+TEST(DivisionFormProperty, SumDividesOnlyAProductHoldingItAsAFactor) {
+  ExprArena a;
+  const uint8_t pos = kFactInteger | kFactPositive | kFactNonNegative;
+  const ExprId s = a.symbol("s", SymbolKind::Free, pos), t = a.symbol("t", SymbolKind::Free, pos);
+  const ExprId s1 = a.add(s, a.one()), t1 = a.add(t, a.one());
+  EXPECT_EQ(a.mod(a.mul(s1, t1), t1), a.zero());
+  EXPECT_EQ(a.python_mod(a.mul(s1, t1), t1), a.zero());
+  EXPECT_EQ(a.mod(a.mul(s, a.pow(t1, 2)), t1), a.zero());
+  EXPECT_NE(a.mod(a.expand(a.mul(s1, t1)), t1), a.zero());  // Mod(s*t + s + t + 1, t + 1)
+  EXPECT_NE(a.mod(a.mul(s1, a.add(a.mul(a.integer(2), t), a.integer(2))), t1), a.zero());
+  EXPECT_NE(a.mod(a.mul(s1, a.add(a.mul(a.integer(320), t), a.integer(320))), a.integer(320)), a.zero());
+}
+
 }  // namespace symshape::test
