@@ -306,7 +306,6 @@ def test_reshape_copy_after_split_asks_cpp_contiguity_and_clone_metadata(tmp_pat
     assert any((g.endswith(" > 1") or g.startswith("1 < ")) and "max(1, " in g for g in fake), fake
 
 
-
 def test_int_less_than_symint_is_the_reflected_greater(tmp_path):
     # mobilevit's fold after its transformer: the unfolded patches viewed back to
     # (B, P, N, C), transposed, reshaped to (B*C*ceil(H/2), ceil(W/2), 2, 2). The dispatch
@@ -329,6 +328,7 @@ def test_int_less_than_symint_is_the_reflected_greater(tmp_path):
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     fake = symshape.load(path).propagate(example=0, strides="fake").guards
     assert any(g.startswith("144 != ") for g in fake), fake
+
 
 def test_scalar_operand_makes_a_size_one_dim_literal(tmp_path):
     # wav2vec2's feature extractor at its shortest input: the conv's length is
