@@ -107,7 +107,17 @@ void ShapeEnv::record_guard(ExprId g, bool size_oblivious) {
 
 ExprId ShapeEnv::evaluate_expr(ExprId e, bool size_oblivious, std::optional<bool> fallback, std::string_view location) {
   if (arena_.is_constant(e)) return e;
-  if (auto s = maybe_evaluate_static(e, size_oblivious)) return *s;
+  const uint8_t flags = EvaluateCache::flags(size_oblivious, fallback, guards_suppressed());
+  if (auto v = evaluate_cache_.find(e, flags)) return *v;
+  const ExprId v = evaluate_expr_uncached(e, size_oblivious, fallback, location);  // a raise is not remembered
+  evaluate_cache_.insert(e, flags, v);
+  return v;
+}
+
+ExprId ShapeEnv::evaluate_expr_uncached(ExprId e, bool size_oblivious, std::optional<bool> fallback,
+                                        std::string_view location) {
+  if (auto s = maybe_evaluate_static_as(e, size_oblivious, false, size_oblivious ? kEvaluateExprOblivious : kEvaluateExpr))
+    return *s;
   ExprId x = replace(e);
   bool oblivious = false;  // decided by OBLIVIOUS_SIZE example values: a plain guard
   if (contains_unbacked_without_hint(x)) {

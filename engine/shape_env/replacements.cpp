@@ -89,6 +89,7 @@ void ShapeEnv::set_replacement(ExprId a, ExprId tgt) {
     if (state(a).range.lo < rt.lo || rt.hi < state(a).range.hi) update_range(a, state(a).range & rt);
   }
   SymbolState& st = state(a);
+  if (!st.replacement.valid()) ++static_cache_version_;  // len(replacements) grew
   st.replacement = tgt;
   ++replace_version_;
   if (arena_.kind(tgt) == ExprKind::Symbol && st.size_like) state(tgt).size_like = true;
@@ -145,6 +146,8 @@ void ShapeEnv::refine_ranges(ExprId rel) {
       if (op == ExprKind::Lt && hi.kind == ExtNum::Kind::Int) hi = ExtNum::of(hi.i - 1);
     }
     if (hi < lo) continue;  // contradiction with what the hint says: leave it to the guard
+    // _refine_ranges clears _maybe_evaluate_static's cache when it refines a range
+    if (lo != cur.lo || hi != cur.hi) ++static_cache_version_;
     update_range(x, ValueRange(lo, hi));
     const ValueRange& nr = state(x).range;
     if (nr.is_singleton() && nr.lo.kind == ExtNum::Kind::Int) set_replacement(x, arena_.integer(nr.lo.i));
@@ -190,6 +193,7 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
       if (!known_divisible(mod_atom)) {
         // kept with CleanDiv spelled FloorDiv: both name the same value
         divisible_.push_back(as_floordiv(mod_atom));
+        ++static_cache_version_;
         bump_divisible_version();
         resimplify_floordiv_axioms();
       }

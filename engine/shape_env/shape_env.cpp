@@ -30,8 +30,9 @@ void ShapeEnv::reset() {
   replace_version_ = 0;
   simplify_version_ = 0;
   frozen_ = runtime_asserts_frozen_ = false;
-  static_memo_[0].clear();
-  static_memo_[1].clear();
+  static_cache_version_ = 0;
+  for (auto& m : static_memo_) m.clear();
+  evaluate_cache_.clear();
   canonical_memo_.clear();
   as_floordiv_memo_.clear();
   if (sides_memo_.empty() || ++sides_generation_ == 0) {

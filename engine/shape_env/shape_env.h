@@ -17,6 +17,7 @@
 #include "expr/expr.h"
 #include "expr/value_range.h"
 #include "shape_env/axiom_table.h"
+#include "shape_env/evaluate_cache.h"
 #include "shape_env/copyable_arena.h"
 #include "shape_env/source.h"
 
@@ -313,13 +314,29 @@ class ShapeEnv {
   // produce_guards' `_maybe_evaluate_static(expr, axioms=())`: the decision ignores the
   // axioms, simplify's Max fold inside it does not (undecided_guards)
   bool static_without_axioms_ = false;
-  // Static-evaluation memo by ExprId, one per size_oblivious mode: a decided value stays
-  // valid for the env's life (facts only accumulate); "undecided" holds for one version.
+  // When PyTorch's _maybe_evaluate_static cache is cleared: its _lru_cache clears when the
+  // _version_counter moves (the count of replacements, divisibility facts, deferred runtime
+  // asserts or real unbacked values grew: _get_key), and _refine_ranges clears it when a
+  // guard narrows a symbol's range. A guard alone (an axiom) does not clear it.
+  uint64_t static_cache_version_ = 0;
+  // _maybe_evaluate_static's _lru_cache by ExprId: decided and undecided answers alike hold
+  // for one static_cache_version_, so a question undecided before a guard stays undecided
+  // after it, and a decided one is asked afresh once the cache is cleared (when simplify
+  // may fold a Max the first answer relied on). lru_cache keys on the call's exact arguments, so
+  // each call form has its own table (StaticCall).
   struct StaticMemo {
-    ExprId value;
-    uint64_t undecided_version = ~0ull;
+    ExprId value;         // invalid: undecided
+    uint64_t stamp = 0;   // static_cache_version_ + 1 when valid
   };
-  std::vector<StaticMemo> static_memo_[2];
+  enum StaticCall : uint8_t {
+    kEvaluateExpr = 0,           // evaluate_expr's `(expr, size_oblivious=False)`
+    kEvaluateExprOblivious = 1,  // ... `size_oblivious=True`
+    kBareCall = 2,               // `(expr)`: statically_known_true, simplify's Max fold, runtime asserts
+  };
+  std::vector<StaticMemo> static_memo_[3];
+  EvaluateCache evaluate_cache_;  // evaluate_expr's lru_cache(256)
+  ExprId evaluate_expr_uncached(ExprId e, bool size_oblivious, std::optional<bool> fallback, std::string_view location);
+  std::optional<ExprId> maybe_evaluate_static_as(ExprId e, bool size_oblivious, bool unbacked_only, StaticCall call);
   std::vector<ExprId> canonical_memo_;  // canonicalize_bool, by ExprId
   // The canonical sides of a relation's difference `to - from` (expr/canonical.h), by the
   // operand pair: the relations a guard implies share two differences, and a question and

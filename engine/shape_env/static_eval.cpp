@@ -307,13 +307,21 @@ std::optional<ExprId> ShapeEnv::evaluate_with_axioms(ExprId e) {
       if (auto v = axioms_.find(canonical(arena_.logical_not(canonical(swapped))))) return arena_.boolean(!*v);
     }
   }
-  if (arena_.kind(c) == ExprKind::And) {
-    bool all = true;
+  // _maybe_evaluate_static's `expr.xreplace(axioms)` replaces every operand of a junction
+  // that is a known fact: one true operand decides an Or (`W == P or ...` after the guard
+  // `W == P`), one false operand an And, and a junction of known operands is decided.
+  if (const ExprKind k = arena_.kind(c); k == ExprKind::And || k == ExprKind::Or) {
+    const bool absorbing = k == ExprKind::Or;
+    bool all_known = true;
     for (ExprId x : arena_.operands(c)) {
-      const auto v = axioms_.find(x);
-      if (!v || !*v) { all = false; break; }
+      const auto v = evaluate_with_axioms(x);
+      if (!v) {
+        all_known = false;
+        continue;
+      }
+      if ((*v == arena_.true_()) == absorbing) return arena_.boolean(absorbing);
     }
-    if (all) return arena_.true_();
+    if (all_known) return arena_.boolean(!absorbing);
   }
   return std::nullopt;
 }
@@ -350,20 +358,24 @@ std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bo
 }
 
 std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivious, bool unbacked_only) {
+  return maybe_evaluate_static_as(e, size_oblivious, unbacked_only, size_oblivious ? kEvaluateExprOblivious : kBareCall);
+}
+
+std::optional<ExprId> ShapeEnv::maybe_evaluate_static_as(ExprId e, bool size_oblivious, bool unbacked_only,
+                                                         StaticCall call) {
   if (arena_.is_constant(e)) return e;
   const bool use_memo = memo_enabled_ && !unbacked_only;
-  std::vector<StaticMemo>& memo = static_memo_[size_oblivious ? 1 : 0];
+  std::vector<StaticMemo>& memo = static_memo_[call];
+  const uint64_t stamp = static_cache_version_ + 1;
   if (use_memo) {
     if (memo.size() < arena_.size()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
     const StaticMemo& m = memo[e.index()];
-    if (m.value.valid()) return m.value;
-    if (m.undecided_version == version_) return std::nullopt;
+    if (m.stamp == stamp) return m.value.valid() ? std::optional<ExprId>(m.value) : std::nullopt;
   }
   auto remember = [&, e](std::optional<ExprId> r) {
     if (use_memo) {
       if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
-      if (r) memo[e.index()].value = *r;
-      else memo[e.index()].undecided_version = version_;
+      memo[e.index()] = {r ? *r : ExprId(), stamp};
     }
     return r;
   };

@@ -138,4 +138,50 @@ TEST_F(ShapeEnvBehaviour, C129_SimplifyTruncOfTrueDiv) {
   EXPECT_EQ(fd, a.floordiv(s0, I(3)));
 }
 
+// _maybe_evaluate_static is _lru_cache'd: its answers, undecided ones too, hold until the
+// version counter moves (a new replacement, here) or _refine_ranges narrows a range. A
+// guard that refines no range (two floor divisions: try_solve isolates neither symbol)
+// leaves a question asked before it undecided, and evaluate_expr's own lru_cache(256)
+// answers the repeated question without a second guard (checked on a 2.13 ShapeEnv).
+TEST_F(ShapeEnvBehaviour, StaticAnswersHoldUntilTheCacheClears) {
+  const ExprId x = create_symint(env, 64, DimDynamic::Dynamic), y = create_symint(env, 30, DimDynamic::Dynamic);
+  const ExprId q = a.ge(a.add(a.floordiv(x, I(3)), a.floordiv(y, I(3))), I(5));
+  EXPECT_FALSE(env.maybe_evaluate_static(q).has_value());
+  EXPECT_TRUE(env.guard_bool(q));
+  ASSERT_EQ(env.guards().size(), 1u);
+  EXPECT_EQ(env.range(x).str(), "[2, int_oo]");
+  EXPECT_FALSE(env.maybe_evaluate_static(q).has_value());  // the cached answer
+  EXPECT_TRUE(env.guard_bool(q));
+  EXPECT_EQ(env.guards().size(), 1u);
+  const ExprId e = create_symint(env, 9, DimDynamic::Dynamic), f = create_symint(env, 10, DimDynamic::Dynamic);
+  EXPECT_TRUE(env.guard_bool(a.eq(f, a.add(e, I(1)))));  // f := e + 1, the counter moves
+  EXPECT_EQ(env.maybe_evaluate_static(q), a.true_());
+}
+
+// The same cache cleared by a range the guard refines: after `x // 3 >= 5` (x >= 15) the
+// question is decided from the axiom.
+TEST_F(ShapeEnvBehaviour, RefinedRangeClearsTheStaticCache) {
+  const ExprId x = create_symint(env, 64, DimDynamic::Dynamic);
+  const ExprId q = a.ge(a.floordiv(x, I(3)), I(5));
+  EXPECT_FALSE(env.maybe_evaluate_static(q).has_value());
+  EXPECT_TRUE(env.guard_bool(q));
+  EXPECT_EQ(env.range(x).str(), "[15, int_oo]");
+  EXPECT_EQ(env.maybe_evaluate_static(q), a.true_());
+}
+
+// The axioms are substituted into a junction's operands (`expr.xreplace(axioms)`): after
+// the guard `x // 3 == y // 3`, an Or holding it is true, an And holding its negation false,
+// and an And holding it with an unknown operand stays undecided (checked on 2.13).
+TEST_F(ShapeEnvBehaviour, AxiomsDecideAJunctionThroughItsOperands) {
+  const ExprId x = create_symint(env, 64, DimDynamic::Dynamic), y = create_symint(env, 65, DimDynamic::Dynamic);
+  const ExprId z = create_symint(env, 7, DimDynamic::Dynamic);
+  const ExprId g = a.eq(a.floordiv(x, I(3)), a.floordiv(y, I(3)));
+  const ExprId unknown = a.eq(a.floordiv(z, I(5)), I(8));
+  EXPECT_FALSE(env.maybe_evaluate_static(a.logical_or(a.eq(a.floordiv(z, I(5)), I(7)), g)).has_value());
+  EXPECT_TRUE(env.guard_bool(g));
+  EXPECT_EQ(env.maybe_evaluate_static(a.logical_or(unknown, g)), a.true_());
+  EXPECT_EQ(env.maybe_evaluate_static(a.logical_and(unknown, a.logical_not(g))), a.false_());
+  EXPECT_FALSE(env.maybe_evaluate_static(a.logical_and(unknown, g)).has_value());
+}
+
 }  // namespace symshape::test
