@@ -357,8 +357,16 @@ class ShapeEnv {
   // simplify()'s fold of one node (Max/Min against 0/1, TruncToInt, FloorDiv -> CleanDiv),
   // one per size_oblivious mode, valid for one simplify_version_: the sub-expressions
   // questions share are folded once, not once per question.
-  std::vector<SimplifyMemo> fold_memo_[2];
+  struct FoldMemo {
+    ExprId value;
+    uint64_t version = ~0ull;
+    bool exact_division = false;  // the result holds a division known exact (CleanDiv)
+  };
+  std::vector<FoldMemo> fold_memo_[2];
   ExprId fold(ExprId n, bool size_oblivious);
+  // simplify's divisibility passes expand their result once a floor division is known
+  // exact, unless the expansion brings in a power the expression did not have
+  ExprId expand_after_exact_division(ExprId folded);
   // bound(e) per node, one per size_oblivious mode, valid for one version (ranges only
   // change with a version bump). Symbols are looked up, not memoised.
   struct RangeMemo {

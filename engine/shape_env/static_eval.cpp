@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_set>
 #include <utility>
 
 #include "expr/bound.h"
@@ -141,16 +142,43 @@ ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
 
 ExprId ShapeEnv::simplify_uncached(ExprId e, bool size_oblivious) {
   ExprId x = arena_.expand(replace(e));
-  if (arena_.is_constant(x)) return x;
-  return fold(x, size_oblivious);
+  if (arena_.is_constant(x) || arena_.kind(x) == ExprKind::Symbol) return x;
+  const ExprId f = fold(x, size_oblivious);
+  // PyTorch's simplify safe_expands after replacing a FloorDiv by a CleanDiv (CleanDiv is a
+  // FloorDiv, so one already exact counts too): a Max(1, (1 + Q)*P) folded before it is
+  // distributed then, `96*P*Q + 96*P` rather than `96*(P*Q + P)`
+  if (!fold_memo_[size_oblivious ? 1 : 0][x.index()].exact_division) return f;
+  return expand_after_exact_division(f);
+}
+
+ExprId ShapeEnv::expand_after_exact_division(ExprId folded) {
+  const ExprId y = arena_.expand(folded);
+  if (y == folded) return y;
+  // `new_pows.issubset(pows)`: an expansion that creates a power is not taken
+  // (a rare path: only questions over an exact division reach it)
+  std::vector<ExprId> before, after;
+  std::unordered_set<uint32_t> seen;
+  auto pows = [&](auto& self, ExprId n, std::vector<ExprId>& out) -> void {
+    if (!seen.insert(n.index()).second) return;
+    if (arena_.kind(n) == ExprKind::Pow) out.push_back(n);
+    for (ExprId op : arena_.operands(n)) self(self, op, out);
+  };
+  pows(pows, y, after);
+  if (after.empty()) return y;
+  seen.clear();
+  pows(pows, folded, before);
+  for (ExprId p : after)
+    if (std::find(before.begin(), before.end(), p) == before.end()) return folded;
+  return y;
 }
 
 // Max(c, b) / Min(c, b) with c in {0, 1}: decided with the (size-oblivious) bound of b;
 // TruncToInt of an IntTrueDiv; FloorDiv by a known divisor.
 ExprId ShapeEnv::fold(ExprId n, bool size_oblivious) {
   if (arena_.is_constant(n) || arena_.kind(n) == ExprKind::Symbol) return n;
-  std::vector<SimplifyMemo>& memo = fold_memo_[size_oblivious ? 1 : 0];
+  std::vector<FoldMemo>& memo = fold_memo_[size_oblivious ? 1 : 0];
   if (n.index() < memo.size() && memo[n.index()].version == simplify_version_) return memo[n.index()].value;
+  bool exact_division = false;
   // operands are copied only once one of them changed: most simplify calls change
   // nothing, and this runs for every node of every question
   const std::span<const ExprId> in = arena_.operands(n);
@@ -158,6 +186,8 @@ ExprId ShapeEnv::fold(ExprId n, bool size_oblivious) {
   bool changed = false;
   for (size_t i = 0; i < in.size(); ++i) {
     const ExprId r = fold(in[i], size_oblivious);
+    if (!arena_.is_constant(in[i]) && arena_.kind(in[i]) != ExprKind::Symbol)
+      exact_division |= memo[in[i].index()].exact_division;
     if (r != in[i] && !changed) {
       changed = true;
       for (size_t j = 0; j < i; ++j) ops.push_back(in[j]);
@@ -194,14 +224,22 @@ ExprId ShapeEnv::fold(ExprId n, bool size_oblivious) {
       // FloorDiv(a, FloorDiv(a, d)) -> d when both divisibilities are known
       if ((arena_.kind(b) == ExprKind::FloorDiv || arena_.kind(b) == ExprKind::CleanDiv) && arena_.operand(b, 0) == a) {
         const ExprId d = arena_.operand(b, 1);
-        if (known_divisible(arena_.mod(a, b)) && known_divisible(arena_.mod(a, d))) return d;
+        if (known_divisible(arena_.mod(a, b)) && known_divisible(arena_.mod(a, d))) {
+          exact_division = true;
+          return d;
+        }
       }
-      if (known_divisible(arena_.mod(a, b))) return arena_.clean_div(a, b);
+      if (known_divisible(arena_.mod(a, b))) {
+        exact_division = true;
+        return arena_.clean_div(a, b);
+      }
     }
+    if (k == ExprKind::CleanDiv && known_divisible(arena_.mod(arena_.operand(m, 0), arena_.operand(m, 1))))
+      exact_division = true;
     return m;
   }();
   if (memo.size() <= n.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
-  memo[n.index()] = {result, simplify_version_};
+  memo[n.index()] = {result, simplify_version_, exact_division};
   return result;
 }
 

@@ -115,6 +115,26 @@ TEST(ViewReshape, ReshapeOfViewableTensorIsAView) {
   EXPECT_TRUE(h.same_storage("r", "x"));
 }
 
+// C++ reshape_symint on a tensor that is not contiguous infers the -1 with ATen's
+// infer_size_impl: one question `(newsize > 0 & numel % newsize == 0) | numel == newsize`
+// (here `6*a == 4` is false when built, so the Mod alone), then _unsafe_view's
+// _reshape_view_helper runs the Python infer_size over the inferred shape:
+// `numel == 4*((3*a)//2)`. PyTorch 2.13 records these four first, in this order, for
+// (a, 6) permuted and reshaped to (-1, 4) at a = 10.
+TEST(ViewReshape, ReshapeOfAPermutedTensorAsksCppInferSizeThenThePythonOne) {
+  PropHarness h;
+  h.input("x", "float32", {10, 6}, {"a", ""})
+      .call("p", "aten.permute.default", args("x", "[1, 0]"))
+      .call("r", kReshape, args("p", "[-1, 4]"));
+  ASSERT_TRUE(h.run()) << h.error();
+  const auto& guards = h.env().guards();
+  ASSERT_GE(guards.size(), 4u) << h.env().format_guards();
+  Strs first;
+  for (size_t i = 0; i < 4; ++i) first.push_back(to_str(h.env().arena(), h.env().simplify(guards[i].expr)));
+  // the computeStride questions come between the two (PyTorch's order)
+  EXPECT_EQ(first, (Strs{"Eq(Mod(6*a, 4), 0)", "4 < a", "Ne(4*(((3*a)//2)), a)", "Eq(6*a, 4*(((3*a)//2)))"}));
+}
+
 TEST(ViewReshape, B239_FlattenAndUnflatten) {
   PropHarness f;
   f.input("x", "float32", {2, 3, 4, 5}).call("f", "aten.flatten.using_ints", args("x", "1, 2"));

@@ -45,6 +45,45 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
   out[static_cast<size_t>(infer)] = inferred;
 }
 
+// ATen/InferSize.h infer_size_impl over SymInts (infer_size_dv, which C++ reshape_symint
+// calls for a tensor that is not contiguous): each entry `> -1`; with a -1 one question,
+// `(newsize > 0 & numel % newsize == 0) | numel == newsize`, built as SymBools and guarded
+// as a whole (a product that divides only after expansion stays undecided: safe_expand
+// does not enter an Or), then `newsize != 0`.
+void cpp_infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, Dims& out) {
+  ExprArena& ar = ctx.ar;
+  out.assign(shape);
+  const ExprId minus_one = ar.integer(-1);
+  int64_t infer = -1;
+  ExprId newsize = ar.one();
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const ExprId d = shape[i];
+    if (ctx.guard_or_false(ar.eq(d, minus_one))) {
+      if (infer >= 0) ctx.fail("only one dimension can be inferred");
+      infer = static_cast<int64_t>(i);
+      continue;
+    }
+    if (!holds(ctx, ar.gt(d, minus_one))) ctx.fail("invalid shape dimension {}", ctx.str(d));
+    newsize = ar.mul(newsize, d);
+  }
+  auto invalid = [&] { ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel)); };
+  if (infer < 0) {
+    if (!holds(ctx, ar.eq(numel, newsize))) invalid();
+    return;
+  }
+  if (newsize == ar.zero()) {
+    if (!holds(ctx, ar.eq(numel, newsize))) invalid();
+  } else {
+    const ExprId divides = ar.logical_and(ar.gt(newsize, ar.zero()), ar.eq(ar.mod(numel, newsize), ar.zero()));
+    if (!holds(ctx, ar.logical_or(divides, ar.eq(numel, newsize)))) invalid();
+  }
+  if (!holds(ctx, ar.ne(newsize, ar.zero())))
+    ctx.fail("cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be "
+             "any value and is ambiguous",
+             ctx.shape_str(shape));
+  out[static_cast<size_t>(infer)] = ar.floordiv(numel, newsize);
+}
+
 bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                   std::span<const ExprId> new_sizes, bool or_copy, Dims& out) {
   ExprArena& ar = ctx.ar;
@@ -324,15 +363,18 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   if (cpp_contiguous_or_false(ctx, ctx.vals.sizes(t), ctx.vals.strides(t))) return view_tensor(ctx, t, shape);
   const auto sizes = ctx.vals.sizes(t);
   Dims inferred, strides;
-  infer_size(ctx, shape, numel(ctx, sizes), inferred);
+  cpp_infer_size(ctx, shape, numel(ctx, sizes), inferred);
   bool viewable = true;
   if (known_contiguous(ctx, t)) ctx.view_contiguous_strides(inferred, strides);
   else viewable = view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides);
   // 2.x: reshape_symint's view_symint / _unsafe_view run _reshape_view_helper (fake_impls.py
   // _view_meta) on the tensor or on its contiguous clone
   const bool want_fake = ctx.host.fake_strides;
-  Dims fake, helper_sizes;
+  Dims fake, helper_sizes, checked;
   if (viewable) {
+    // view_symint(shape) with the inferred shape: _reshape_view_helper's infer_size asks
+    // `numel == prod(shape)` again, the product over the inferred dim's floor division
+    infer_size(ctx, inferred, numel(ctx, sizes), checked);
     reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr, &helper_sizes);
     if (want_fake && fake.size() == inferred.size()) strides = fake;
     take_helper_sizes(ctx.ar, helper_sizes, inferred);
@@ -344,6 +386,7 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   Dims contiguous;
   ctx.contiguous_strides(sizes, contiguous);
   fake_cache_metadata_questions(ctx, {sizes, contiguous});
+  infer_size(ctx, inferred, numel(ctx, sizes), checked);
   reshape_view_helper_guards(ctx, sizes, contiguous, inferred, want_fake ? &fake : nullptr, &helper_sizes);
   take_helper_sizes(ctx.ar, helper_sizes, inferred);
   if (want_fake && fake.size() == inferred.size()) return ctx.new_tensor(ctx.vals.dtype(t), inferred, fake);

@@ -18,6 +18,10 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
 // a copy, false when the old dims cannot be regrouped. `or_copy` is reshape's mode:
 // comparisons that cannot be decided (unbacked sizes) give up instead of raising the
 // data-dependent error that view raises.
+// ATen's infer_size_impl (infer_size_dv), as C++ reshape_symint asks it: the same result,
+// other questions (view_geometry.cpp).
+void cpp_infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, Dims& out);
+
 bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                   std::span<const ExprId> new_sizes, bool or_copy, Dims& out);
 
