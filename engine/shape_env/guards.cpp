@@ -73,7 +73,6 @@ void ShapeEnv::add_axioms(ExprId g) {
       default: break;
     }
   }
-  bump_facts_version();
 }
 
 void ShapeEnv::resimplify_floordiv_axioms() {

@@ -25,7 +25,6 @@ void ShapeEnv::reset() {
   unbacked_counter_ = unbacked_float_counter_ = sequential_counter_ = backed_count_ = 0;
   suppress_depth_ = 0;
   ignored_after_freeze_ = 0;
-  version_ = 0;
   range_version_ = 0;
   replace_version_ = 0;
   simplify_version_ = 0;

@@ -17,8 +17,8 @@
 #include "expr/expr.h"
 #include "expr/value_range.h"
 #include "shape_env/axiom_table.h"
-#include "shape_env/evaluate_cache.h"
 #include "shape_env/copyable_arena.h"
+#include "shape_env/evaluate_cache.h"
 #include "shape_env/source.h"
 
 namespace symshape {
@@ -217,8 +217,6 @@ class ShapeEnv {
   std::vector<std::pair<ExprId, int64_t>> bind_symbols(std::span<const TrackedInput> inputs,
                                                        std::span<const int64_t> values) const;
 
-  uint64_t version() const { return version_; }
-
   // Error text of a data-dependent guard (C.15).
   [[noreturn]] void raise_data_dependent(ExprId e, bool integer_valued, std::string_view location);
 
@@ -268,20 +266,14 @@ class ShapeEnv {
   // divisions, as the view helper's sizes make, is rewritten once per node, not per path
   std::vector<ExprId> as_floordiv_memo_;
   bool known_divisible(ExprId mod);
-  // Any change to what static evaluation reads bumps version_; range_version_ moves only
-  // when a symbol's range (or size-likeness) may have changed, so range memos survive the
-  // axioms every guard adds.
+  // A change to a symbol's range, size-likeness or replacement: range_version_ moves only
+  // then, so range memos survive the axioms every guard adds.
   void bump_version() {
-    ++version_;
     ++range_version_;
     ++simplify_version_;
   }
-  void bump_facts_version() { ++version_; }
-  // A new divisibility fact: simplify() reads it, static evaluation too.
-  void bump_divisible_version() {
-    ++version_;
-    ++simplify_version_;
-  }
+  // A new divisibility fact: simplify() reads it.
+  void bump_divisible_version() { ++simplify_version_; }
 
   ShapeEnvSettings settings_;
   CopyableArena arena_;  // copyable so the environment is (behaviour 127)
@@ -301,7 +293,6 @@ class ShapeEnv {
   uint32_t sequential_counter_ = 0;
   uint32_t suppress_depth_ = 0;
   uint32_t ignored_after_freeze_ = 0;
-  uint64_t version_ = 0;
   uint64_t range_version_ = 0;
   uint64_t replace_version_ = 0;  // bumped by every new replacement
   // What simplify() reads (replacements, ranges, divisibility; not the axioms every guard

@@ -3,11 +3,15 @@
 
 namespace symshape {
 
-void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, Dims& out) {
+namespace {
+
+// The loop both size inferences share: the index of the one -1 (`infer`, -1 when none) and
+// the product of the other entries, each entry checked non-negative as the caller's source
+// spells it (Python `d >= 0`, C++ `d > -1`).
+ExprId product_of_known_entries(PropContext& ctx, std::span<const ExprId> shape, bool cpp_spelling, int64_t& infer) {
   ExprArena& ar = ctx.ar;
-  out.assign(shape);
   const ExprId minus_one = ar.integer(-1);
-  int64_t infer = -1;
+  infer = -1;
   ExprId newsize = ar.one();
   for (size_t i = 0; i < shape.size(); ++i) {
     const ExprId d = shape[i];
@@ -16,12 +20,26 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
       infer = static_cast<int64_t>(i);
       continue;
     }
-    if (!holds(ctx, ar.ge(d, ar.zero()))) ctx.fail("invalid shape dimension {}", ctx.str(d));
+    const ExprId non_negative = cpp_spelling ? ar.gt(d, minus_one) : ar.ge(d, ar.zero());
+    if (!holds(ctx, non_negative)) ctx.fail("invalid shape dimension {}", ctx.str(d));
     newsize = ar.mul(newsize, d);
   }
+  return newsize;
+}
+
+[[noreturn]] void fail_invalid_shape(PropContext& ctx, std::span<const ExprId> shape, ExprId numel) {
+  ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
+}
+
+}  // namespace
+
+void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, Dims& out) {
+  ExprArena& ar = ctx.ar;
+  out.assign(shape);
+  int64_t infer;
+  const ExprId newsize = product_of_known_entries(ctx, shape, /*cpp_spelling=*/false, infer);
   if (infer < 0) {
-    if (!holds(ctx, ar.eq(numel, newsize)))
-      ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
+    if (!holds(ctx, ar.eq(numel, newsize))) fail_invalid_shape(ctx, shape, numel);
     return;
   }
   if (!holds(ctx, ar.ne(newsize, ar.zero()))) {
@@ -29,14 +47,13 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
       ctx.fail("cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be "
                "any value and is ambiguous",
                ctx.shape_str(shape));
-    ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
+    fail_invalid_shape(ctx, shape, numel);
   }
   const ExprId inferred = ar.floordiv(numel, newsize);
   // `numel % newsize == 0` folds only as torch's Mod does (a monomial divisor dividing every
   // summand: Mod(24*s0*s1, 24*s0) -> 0); sums sharing a factor, (64 + 64*k) % (4 + 4*k),
   // are asked, though the floor division cancels them to 16
-  if (!holds(ctx, ar.eq(ar.mod(numel, newsize), ar.zero())))
-    ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel));
+  if (!holds(ctx, ar.eq(ar.mod(numel, newsize), ar.zero()))) fail_invalid_shape(ctx, shape, numel);
   // torch._check_is_size: dividing an unbacked size must not lose its size-likeness
   if (ar.facts(inferred) & kFactHasUnbacked) {
     if (ar.kind(inferred) == ExprKind::Symbol) ctx.env.constrain_range_for_size(inferred);
@@ -53,30 +70,18 @@ void infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, D
 void cpp_infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId numel, Dims& out) {
   ExprArena& ar = ctx.ar;
   out.assign(shape);
-  const ExprId minus_one = ar.integer(-1);
-  int64_t infer = -1;
-  ExprId newsize = ar.one();
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const ExprId d = shape[i];
-    if (ctx.guard_or_false(ar.eq(d, minus_one))) {
-      if (infer >= 0) ctx.fail("only one dimension can be inferred");
-      infer = static_cast<int64_t>(i);
-      continue;
-    }
-    if (!holds(ctx, ar.gt(d, minus_one))) ctx.fail("invalid shape dimension {}", ctx.str(d));
-    newsize = ar.mul(newsize, d);
-  }
-  auto invalid = [&] { ctx.fail("shape '{}' is invalid for input of size {}", ctx.shape_str(shape), ctx.str(numel)); };
+  int64_t infer;
+  const ExprId newsize = product_of_known_entries(ctx, shape, /*cpp_spelling=*/true, infer);
   if (infer < 0) {
-    if (!holds(ctx, ar.eq(numel, newsize))) invalid();
+    if (!holds(ctx, ar.eq(numel, newsize))) fail_invalid_shape(ctx, shape, numel);
     return;
   }
-  if (newsize == ar.zero()) {
-    if (!holds(ctx, ar.eq(numel, newsize))) invalid();
-  } else {
-    const ExprId divides = ar.logical_and(ar.gt(newsize, ar.zero()), ar.eq(ar.mod(numel, newsize), ar.zero()));
-    if (!holds(ctx, ar.logical_or(divides, ar.eq(numel, newsize)))) invalid();
-  }
+  // a constant 0 product asks `numel == newsize` alone (newsize.maybe_as_int() == 0)
+  const ExprId fits = newsize == ar.zero() ? ar.eq(numel, newsize)
+                                           : ar.logical_or(ar.logical_and(ar.gt(newsize, ar.zero()),
+                                                                          ar.eq(ar.mod(numel, newsize), ar.zero())),
+                                                           ar.eq(numel, newsize));
+  if (!holds(ctx, fits)) fail_invalid_shape(ctx, shape, numel);
   if (!holds(ctx, ar.ne(newsize, ar.zero())))
     ctx.fail("cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be "
              "any value and is ambiguous",
@@ -362,8 +367,9 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   // reshape_symint: `if (self.is_contiguous_or_false()) return self.view_symint(shape)`
   if (cpp_contiguous_or_false(ctx, ctx.vals.sizes(t), ctx.vals.strides(t))) return view_tensor(ctx, t, shape);
   const auto sizes = ctx.vals.sizes(t);
+  const ExprId n = numel(ctx, sizes);
   Dims inferred, strides;
-  cpp_infer_size(ctx, shape, numel(ctx, sizes), inferred);
+  cpp_infer_size(ctx, shape, n, inferred);
   bool viewable = true;
   if (known_contiguous(ctx, t)) ctx.view_contiguous_strides(inferred, strides);
   else viewable = view_strides(ctx, sizes, ctx.vals.strides(t), inferred, true, strides);
@@ -374,7 +380,7 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   if (viewable) {
     // view_symint(shape) with the inferred shape: _reshape_view_helper's infer_size asks
     // `numel == prod(shape)` again, the product over the inferred dim's floor division
-    infer_size(ctx, inferred, numel(ctx, sizes), checked);
+    infer_size(ctx, inferred, n, checked);
     reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr, &helper_sizes);
     if (want_fake && fake.size() == inferred.size()) strides = fake;
     take_helper_sizes(ctx.ar, helper_sizes, inferred);
@@ -386,7 +392,7 @@ TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> sh
   Dims contiguous;
   ctx.contiguous_strides(sizes, contiguous);
   fake_cache_metadata_questions(ctx, {sizes, contiguous});
-  infer_size(ctx, inferred, numel(ctx, sizes), checked);
+  infer_size(ctx, inferred, n, checked);
   reshape_view_helper_guards(ctx, sizes, contiguous, inferred, want_fake ? &fake : nullptr, &helper_sizes);
   take_helper_sizes(ctx.ar, helper_sizes, inferred);
   if (want_fake && fake.size() == inferred.size()) return ctx.new_tensor(ctx.vals.dtype(t), inferred, fake);
