@@ -125,15 +125,63 @@ Dims layer_norm_stat_sizes(PropContext& ctx, TensorId input, size_t axis) {
 }
 
 // FakeTensorMode runs torch._refs.native_layer_norm for native_layer_norm (its registered
-// op impl): `contiguous(input)` asks prims is_contiguous of the input (`numel < 2` first),
-// and var_mean's true_divide lays out the statistics `stat` through
-// compute_elementwise_output_logical_to_physical_perm (their `numel < 2`). Over plain
-// symbols all of it is decided; over a conv feature length such as `t // 5 - 1`, or the view
-// helper's sizes, these are guards (wav2vec2 / data2vec, mobilevit).
-void layer_norm_2x_questions(PropContext& ctx, TensorId input, TensorId stat) {
-  prims_is_contiguous_or_false(ctx, {ctx.vals.sizes(input), ctx.vals.strides(input)});
-  const TensorId stats[] = {stat};
-  fake_elementwise_layout_questions(ctx, stats, ctx.vals.sizes(stat), /*fast_binary=*/false);
+// op impl). Its steps ask, in order:
+//   contiguous(input)          prims is_contiguous of the input (`numel < 2` first);
+//   var_mean(keepdim)          prims.var's TensorMeta is an empty_strided of the reduced
+//                              shape (computeStorageNbytes: `size == 0` per dim), then mean's
+//                              true_divide lays out the keepdim statistics `stat`;
+//   rsqrt(var + eps)           `+ eps` takes fake_impls' binary fast path (a size guarded 1
+//                              becomes the literal 1), rsqrt lays its result out;
+//   (x - mean) * rstd, * weight, + bias   binary fast paths, the same literal 1s.
+// Over plain symbols all of it is decided; over a conv feature length such as `t // 5 - 1`,
+// or the view helper's sizes, these are guards (wav2vec2 / data2vec, mobilevit). Returns the
+// sizes of `out` and `rstd` (mobilevit's patches: `ceil(W'/2) == 1` at 64x64 gives out
+// (N, 1, C) and strides (C, C, 1)); shape inference keeps the symbolic sizes (its checks
+// must stay constraints on the inputs it searches, batch_norm_2x_guards says why).
+struct LayerNormSizes {
+  Dims out, rstd;
+};
+
+LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgId weight, ArgId bias) {
+  ExprArena& ar = ctx.ar;
+  const Dims sizes(ctx.vals.sizes(input));  // copied: new tensors below may grow the value table
+  const Dims stat = layer_norm_stat_sizes(ctx, input, axis);
+  Dims stat_strides, x_strides;
+  ctx.contiguous_strides(stat, stat_strides);
+  if (prims_is_contiguous_or_false(ctx, {sizes, ctx.vals.strides(input)}))
+    x_strides.assign(ctx.vals.strides(input));
+  else
+    ctx.contiguous_strides(sizes, x_strides);
+  for (size_t i = 0; i < axis; ++i) ctx.env.guard_size_oblivious(ar.eq(sizes[i], ar.zero()));
+  const TensorId stats[] = {ctx.new_tensor(ctx.vals.dtype(input), stat, stat_strides)};
+  fake_elementwise_layout_questions(ctx, stats, stat, /*fast_binary=*/false);
+
+  // one binary op through the fast path: its questions, then its result (contiguous over
+  // the broadcast shape, as the fast path allocates it when every operand is contiguous)
+  Dims a_sizes, a_strides, result, result_strides;
+  auto binary = [&](std::span<const ExprId> lhs, std::span<const ExprId> lhs_strides, OperandLayout rhs) {
+    const OperandLayout ops[] = {{lhs, lhs_strides}, rhs};
+    fake_binary_fast_path_guards(ctx, ops, &result);
+    ctx.contiguous_strides(result, result_strides);
+  };
+  LayerNormSizes r;
+  binary(stat, stat_strides, {{}, {}, /*scalar=*/true});  // var + eps
+  r.rstd = result;
+  Dims rstd_strides(result_strides);
+  const TensorId rstd[] = {ctx.new_tensor(ctx.vals.dtype(input), r.rstd, rstd_strides)};
+  fake_elementwise_layout_questions(ctx, rstd, r.rstd, /*fast_binary=*/false);
+  binary(sizes, x_strides, {stat, stat_strides});  // x - mean
+  a_sizes = result, a_strides = result_strides;
+  binary(a_sizes, a_strides, {r.rstd, rstd_strides});  // * rstd
+  for (ArgId param : {weight, bias}) {
+    const auto p = ctx.opt_tensor(param);
+    if (!p) continue;
+    a_sizes = result, a_strides = result_strides;
+    binary(a_sizes, a_strides, {ctx.vals.sizes(*p), ctx.vals.strides(*p)});
+  }
+  r.out = result;
+  if (ctx.inference_mode()) r.out.assign(sizes), r.rstd = stat;
+  return r;
 }
 
 // native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd)
@@ -144,10 +192,9 @@ void native_layer_norm(PropContext& ctx) {
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   const DType dt = ctx.vals.dtype(input);
-  const Dims stat = layer_norm_stat_sizes(ctx, input, axis);
-  const TensorId ts[] = {ctx.new_contiguous(dt, ctx.vals.sizes(input)), ctx.new_contiguous(dt, stat),
-                         ctx.new_contiguous(dt, stat)};
-  layer_norm_2x_questions(ctx, input, ts[1]);
+  const LayerNormSizes ln = layer_norm_2x(ctx, input, axis, ctx.arg(2), ctx.arg(3));
+  const TensorId ts[] = {ctx.new_contiguous(dt, ln.out), ctx.new_contiguous(dt, layer_norm_stat_sizes(ctx, input, axis)),
+                         ctx.new_contiguous(dt, ln.rstd)};
   ctx.set_tensors(ts);
 }
 
@@ -158,10 +205,8 @@ void layer_norm(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), normalized);
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
-  // C++ layer_norm calls native_layer_norm: its statistics exist there too
-  const DType dt = ctx.vals.dtype(input);
-  layer_norm_2x_questions(ctx, input, ctx.new_contiguous(dt, layer_norm_stat_sizes(ctx, input, axis)));
-  ctx.set_tensor(ctx.new_contiguous(dt, ctx.vals.sizes(input)));
+  // C++ layer_norm calls native_layer_norm: its statistics are asked about there too
+  ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(input), layer_norm_2x(ctx, input, axis, ctx.arg(2), ctx.arg(3)).out));
 }
 
 // rms_norm(input, normalized_shape, weight?, eps?): input * rsqrt(mean(x^2)) * weight
