@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -334,6 +335,7 @@ class ExprArena {
   ExprId relation_uncached(ExprKind kind, ExprId a, ExprId b);
   ExprId logical_not_uncached(ExprId a);
   uint8_t derive_facts(ExprKind kind, std::span<const ExprId> ops, int64_t payload) const;
+  std::optional<int64_t> least_value(ExprId term) const;
 
   // free_symbols' walk. With at most 64 symbols the bloom bits are one per symbol, so a
   // sub-expression whose bits are all found already holds no new symbol and is skipped: a

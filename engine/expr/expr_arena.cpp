@@ -137,6 +137,28 @@ ExprId ExprArena::make_raw(ExprKind kind, std::span<const ExprId> ops, int64_t p
   return ExprId(id);
 }
 
+// SymPy's _monotonic_sign for one integer term: the value closest to 0 it can take when
+// its sign is fixed. A positive integer gives 1 (2 when it is an even multiple), a
+// nonnegative one 0; a monomial k*x**n of one positive symbol gives k (the univariate
+// polynomial branch finds its exact least value). nullopt: no fixed sign, or not a term
+// SymPy treats so (an Add).
+std::optional<int64_t> ExprArena::least_value(ExprId t) const {
+  const uint8_t f = facts_[t.index()];
+  if (!(f & kFactInteger) || kind_[t.index()] == ExprKind::Add) return std::nullopt;
+  if (!(f & (kFactPositive | kFactNonNegative))) return std::nullopt;
+  if (!(f & kFactPositive)) return 0;
+  if (kind_[t.index()] != ExprKind::Mul) return 1;
+  const auto ops = operands(t);
+  const int64_t k = kind_[ops[0].index()] == ExprKind::Integer ? payload_[ops[0].index()] : 1;
+  const auto factors = kind_[ops[0].index()] == ExprKind::Integer ? ops.subspan(1) : ops;
+  const auto plain_power = [&](ExprId x) {
+    if (kind_[x.index()] == ExprKind::Pow) x = operands(x)[0];
+    return kind_[x.index()] == ExprKind::Symbol;
+  };
+  if (factors.size() == 1 && plain_power(factors[0])) return k;
+  return k % 2 == 0 ? 2 : 1;
+}
+
 uint8_t ExprArena::derive_facts(ExprKind kind, std::span<const ExprId> ops, int64_t payload) const {
   uint8_t unbacked = 0;
   bool constant = true;
@@ -178,6 +200,19 @@ uint8_t ExprArena::derive_facts(ExprKind kind, std::span<const ExprId> ops, int6
       if (any(kFactFloat)) f |= kFactFloat;
       else if (all(kFactInteger)) f |= kFactInteger;
       if (all_nonneg()) f |= kFactNonNegative | (any(kFactPositive) ? kFactPositive : 0);
+      // `c + t`, one integer term and a number: SymPy's Add._eval_is_positive / _nonnegative
+      // add c to the least value t can take (_monotonic_sign), so `s - 1` is nonnegative and
+      // `(s - 1)//32 + 1` positive (Max(1, .) of it folds), while `s + r - 1` stays unknown
+      if (ops.size() == 2 && (f & kFactInteger) && !(f & kFactPositive)) {
+        const bool first_const = kind_[ops[0].index()] == ExprKind::Integer;
+        const ExprId c = ops[first_const ? 0 : 1], t = ops[first_const ? 1 : 0];
+        if (kind_[c.index()] == ExprKind::Integer && !(facts_[t.index()] & kFactConstant))
+          if (const std::optional<int64_t> m = least_value(t)) {
+            const int64_t least = *m + payload_[c.index()];
+            if (least >= 1) f |= kFactPositive | kFactNonNegative;
+            else if (least >= 0) f |= kFactNonNegative;
+          }
+      }
       return f;
     case ExprKind::Mul:
       if (any(kFactFloat)) f |= kFactFloat;

@@ -291,6 +291,32 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
   forked_strides(ctx, inputs, shape, has_cpu_scalar, fork, out_strides);
 }
 
+void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& strides) {
+  ExprArena& ar = ctx.ar;
+  const size_t n = shape.size();
+  if (n < 2 || strides.size() != n) return;
+  for (size_t d = 0; d < n; ++d)
+    if ((ar.facts(shape[d]) | ar.facts(strides[d])) & kFactHasUnbacked) return;
+  if (!ctx.known_nonzero(shape)) return;
+  // innermost first by the strides' hints; equal strides (size-1 dims) keep the later dim
+  // inner, as make_contiguous_strides_for does. A wrong guess only leaves the form alone.
+  FixedVector<size_t, kMaxRank> perm;
+  FixedVector<int64_t, kMaxRank> hint;
+  for (size_t d = 0; d < n; ++d) perm.push_back(n - 1 - d), hint.push_back(ctx.hint(strides[d]));
+  std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return hint[a] < hint[b]; });
+  ExprId raw = ar.one();
+  for (size_t d : perm) {
+    if (strides[d] != raw) return;
+    raw = ar.mul(raw, shape[d]);
+  }
+  ExprId running = ar.one();
+  for (size_t d : perm) {
+    strides[d] = running;
+    const ExprId s = shape[d];
+    running = ar.mul(running, ar.is_integer_const(s) ? ar.integer(std::max<int64_t>(ar.int_value(s), 1)) : ar.max(ar.one(), s));
+  }
+}
+
 uint32_t dim_mask(PropContext& ctx, std::span<const int64_t> dims, int64_t rank) {
   uint32_t mask = 0;
   for (int64_t d : dims) {

@@ -20,6 +20,13 @@ void broadcast_shapes(PropContext& ctx, std::span<const ExprId> a, std::span<con
 // 0-dim operand it disables the fast paths but never decides the order.
 void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
                          Dims& out_strides, bool has_cpu_scalar = false);
+// The form PyTorch 2.x gives the strides of a dense result that torch._refs lays out
+// (compute_elementwise_output_strides, empty_like's empty_permuted): the contiguous strides
+// of the shape permuted to the layout's order, Max(1, size) per factor, where eager's
+// TensorIterator / empty_like (and so `strides`) has the raw products (channels_last
+// `C*W`, refs `C*Max(1, W)`). Only when no size can be 0 (the same values then) and
+// `strides` are exactly those raw products in some order; anything else is left as it is.
+void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& strides);
 
 // Wraps each dim of `dims` against rank; duplicates throw "dim {d} appears multiple times
 // in the list of dims". Result as a bitmask over dims.

@@ -149,6 +149,7 @@ void sdpa_rule(PropContext& ctx) {
     // 2.14's unbatched input gets the leading 1 back off, leaving q's layout)
     Dims strides;
     empty_like_strides(ctx, q, MemoryFormat::Preserve, strides);
+    prims_dense_form(ctx, ctx.vals.sizes(q), strides);  // the meta's empty_like runs refs' form
     ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(q), ctx.vals.sizes(q), strides));
     return;
   }

@@ -14,11 +14,20 @@ namespace symshape {
 // a pointwise op. Tensor args are operands; any other non-None arg is a Python scalar,
 // i.e. a wrapped 0-dim CPU operand (it disables the fast paths). Pass only the args that
 // are TensorIterator operands of the eager kernel.
-// The guards are PyTorch 2.x FakeTensor's (fake_elementwise_questions.h); `fast_binary`
-// for aten.add/sub/mul/div.Tensor, which try fake_impls' binary fast path first.
+// The guards are PyTorch 2.x FakeTensor's (fake_elementwise_questions.h). `path` says how
+// FakeTensorMode runs the op under symbolic sizes, which decides the form of the strides
+// (their values are eager's either way):
+//   Eager       a C++ meta or a decomposition whose first op is a binary fast path
+//               (gelu, hardswish, square, ...): a channels_last result has raw strides;
+//   FastBinary  aten.add/sub/mul/div.Tensor try fake_impls' binary fast path first;
+//   Refs        torch._refs through a prims elementwise meta (relu, sigmoid, exp, ...):
+//               compute_elementwise_output_strides, make_contiguous_strides_for of the
+//               permuted shape, so a channels_last result is `C*Max(1, W)`, not `C*W`.
+enum class PointwisePath : uint8_t { Eager, FastBinary, Refs };
 void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides,
-                      bool fast_binary = false);
-TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, bool fast_binary = false);
+                      PointwisePath path = PointwisePath::Eager);
+TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype,
+                          PointwisePath path = PointwisePath::Eager);
 
 // In-place pointwise semantics: the operands' broadcast shape must equal self's and the
 // computed dtype must be castable to self's; the result is self itself.

@@ -36,7 +36,7 @@ static bool fake_binary_fast_path(PropContext& ctx, std::span<const ArgId> opera
 }
 
 void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, Dims& strides,
-                      bool fast_binary) {
+                      PointwisePath path) {
   FixedVector<TensorId, 8> tensors;
   bool scalar = false, any = false;
   shape.clear();
@@ -56,15 +56,16 @@ void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& s
   }
   // PyTorch 2.x's questions record the guards; eager 1.13's layout (the goldens) follows
   // from the same answers, read off the hints
-  if (!(fast_binary && any && fake_binary_fast_path(ctx, operands, shape)))
+  if (!(path == PointwisePath::FastBinary && any && fake_binary_fast_path(ctx, operands, shape)))
     fake_elementwise_layout_questions(ctx, tensors.span(), shape, /*fast_binary=*/false);
   ShapeEnv::SuppressGuards eager_layout(ctx.env);
   elementwise_strides(ctx, tensors.span(), shape, strides, scalar);
+  if (path == PointwisePath::Refs) prims_dense_form(ctx, shape, strides);
 }
 
-TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, bool fast_binary) {
+TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DType dtype, PointwisePath path) {
   Dims shape, strides;
-  pointwise_layout(ctx, operands, shape, strides, fast_binary);
+  pointwise_layout(ctx, operands, shape, strides, path);
   return ctx.new_tensor(dtype, shape, strides);
 }
 
@@ -113,9 +114,18 @@ DType self_dtype(PropContext& ctx) { return ctx.vals.dtype(ctx.tensor_arg(0)); }
 
 // ---- unary -------------------------------------------------------------------------------
 
-// f(self): a TensorIterator unary op; scalar parameters are not operands.
+// f(self): a TensorIterator unary op; scalar parameters are not operands. Under symbolic
+// sizes FakeTensorMode runs its torch._refs form through a prims elementwise meta.
 template <PromotionKind K>
 void unary(PropContext& ctx) {
+  const ArgId ops[] = {ctx.arg(0)};
+  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, K), PointwisePath::Refs));
+}
+
+// A unary op whose decomposition starts with a binary op on the fast path (mish, hardswish,
+// hardsigmoid, frac, square, isfinite: `x * ...`, `x - trunc(x)`): eager's stride forms.
+template <PromotionKind K>
+void unary_composite(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0)};
   ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, K)));
 }
@@ -129,11 +139,13 @@ void unary_(PropContext& ctx) {
 }
 
 // Kernels that allocate `empty_like(self)` and then run an out= TensorIterator over it
-// (hardtanh / relu6, nan_to_num): the output keeps self's layout (preserve format).
+// (hardtanh / relu6, nan_to_num, bernoulli): the output keeps self's layout (preserve
+// format); PyTorch 2.x runs their refs (prims_dense_form).
 void unary_like_self(PropContext& ctx) {
   const TensorId self = ctx.tensor_arg(0);
   Dims strides;
   empty_like_strides(ctx, self, MemoryFormat::Preserve, strides);
+  prims_dense_form(ctx, ctx.vals.sizes(self), strides);
   ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(self), ctx.vals.sizes(self), strides));
 }
 
@@ -162,7 +174,7 @@ void gelu(PropContext& ctx) {
   Dims literal_ones;
   if (!ctx.inference_mode()) broadcast_shapes(ctx, ctx.vals.sizes(ctx.tensor_arg(0)), {}, literal_ones);
   Dims shape, strides;
-  pointwise_layout(ctx, ops, shape, strides, /*fast_binary=*/false);
+  pointwise_layout(ctx, ops, shape, strides);
   if (literal_ones.size() == shape.size()) shape = literal_ones;
   ctx.set_tensor(ctx.new_tensor(result_type(ctx, ops, PromotionKind::Default), shape, strides));
 }
@@ -362,7 +374,7 @@ void add_sub(PropContext& ctx) {
   if (Sub) check_sub_bool(ctx, ops);
   const DType dt = result_type(ctx, ops, PromotionKind::Default);
   check_alpha(ctx, alpha_arg(ctx), dt);
-  ctx.set_tensor(pointwise_result(ctx, ops, dt, FastBinary));
+  ctx.set_tensor(pointwise_result(ctx, ops, dt, FastBinary ? PointwisePath::FastBinary : PointwisePath::Eager));
 }
 
 template <bool Sub>
@@ -404,13 +416,13 @@ void div(PropContext& ctx) {
 // div.Tensor: FakeTensor's binary fast path (div.Tensor_mode has none)
 void div_tensor(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
-  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, div_kind(ctx)), /*fast_binary=*/true));
+  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, div_kind(ctx)), PointwisePath::FastBinary));
 }
 
 // mul.Tensor: FakeTensor's binary fast path
 void mul_tensor(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
-  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, PromotionKind::Default), /*fast_binary=*/true));
+  ctx.set_tensor(pointwise_result(ctx, ops, result_type(ctx, ops, PromotionKind::Default), PointwisePath::FastBinary));
 }
 
 void div_(PropContext& ctx) {
@@ -543,9 +555,9 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.relu6.default", unary_like_self},
     {"aten.gelu.default", gelu},
     {"aten.silu.default", unary<PK::Default>},
-    {"aten.mish.default", unary<PK::Default>},
-    {"aten.hardswish.default", unary<PK::Default>},
-    {"aten.hardsigmoid.default", unary<PK::Default>},
+    {"aten.mish.default", unary_composite<PK::Default>},
+    {"aten.hardswish.default", unary_composite<PK::Default>},
+    {"aten.hardsigmoid.default", unary_composite<PK::Default>},
     {"aten.hardtanh.default", unary_like_self},
     {"aten.leaky_relu.default", unary<PK::Default>},
     {"aten.elu.default", unary<PK::Default>},
@@ -566,17 +578,17 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.round.default", unary<PK::Default>},
     {"aten.round.decimals", unary<PK::Default>},
     {"aten.trunc.default", unary<PK::Default>},
-    {"aten.frac.default", unary<PK::Default>},
+    {"aten.frac.default", unary_composite<PK::Default>},
     {"aten.sign.default", unary<PK::Default>},
     {"aten.sgn.default", unary<PK::Default>},
     {"aten.bitwise_not.default", unary<PK::Default>},
-    {"aten.square.default", unary<PK::BoolToLong>},
+    {"aten.square.default", unary_composite<PK::BoolToLong>},
     {"aten.abs.default", unary<PK::ComplexToFloat>},
     {"aten.absolute.default", unary<PK::ComplexToFloat>},
     {"aten.logical_not.default", unary<PK::AlwaysBool>},
     {"aten.isnan.default", unary<PK::AlwaysBool>},
     {"aten.isinf.default", unary<PK::AlwaysBool>},
-    {"aten.isfinite.default", unary<PK::AlwaysBool>},
+    {"aten.isfinite.default", unary_composite<PK::AlwaysBool>},
     {"aten.signbit.default", unary<PK::AlwaysBool>},
     // unary, integers to float
     {"aten.sigmoid.default", unary<PK::IntToFloat>},

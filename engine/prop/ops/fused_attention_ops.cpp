@@ -12,6 +12,7 @@
 //   logsumexp (B, H, ceil(L / 32) * 32) float32 when requested, else (B, H, 0).
 #include "prop/dtype_rules.h"
 #include "prop/memory_format.h"
+#include "prop/shape_helpers.h"
 #include "prop/ops/matmul_family.h"
 
 namespace symshape::mm {
@@ -60,6 +61,7 @@ void flash_attention_cpu(PropContext& ctx) {
   // in its order when it is not dense); logsumexp (B, L, H) transposed
   Dims ostrides;
   empty_like_strides(ctx, q, MemoryFormat::Preserve, ostrides);
+  prims_dense_form(ctx, sq, ostrides);  // the meta's empty_like runs refs' form
   const ExprId lse_alloc[] = {sq[0], sq[2], sq[1]};
   const DType acc = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
   const TensorId out[] = {ctx.new_tensor(dtype, sq, ostrides), transposed_alloc(ctx, acc, lse_alloc)};
@@ -85,6 +87,7 @@ void flash_attention(PropContext& ctx) {
   const TensorId qt = ctx.new_view(q, tsizes, tstrides, ctx.vals.tensor(q).storage_offset);
   Dims like;
   empty_like_strides(ctx, qt, MemoryFormat::Preserve, like);
+  prims_dense_form(ctx, tsizes, like);
   std::swap(like[1], like[2]);
   const TensorId attention = ctx.new_tensor(dtype, sq, like);
   const ExprId lse_sizes[] = {batch, heads, L};
