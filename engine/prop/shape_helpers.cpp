@@ -297,7 +297,11 @@ void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& str
   if (n < 2 || strides.size() != n) return;
   for (size_t d = 0; d < n; ++d)
     if ((ar.facts(shape[d]) | ar.facts(strides[d])) & kFactHasUnbacked) return;
-  if (!ctx.known_nonzero(shape)) return;
+  // where a size is 0 the two forms differ: eager's strides keep the raw products unless
+  // FakeTensorMode's are asked for (ReferenceHost::fake_strides)
+  if (!ctx.host.fake_strides)
+    for (ExprId s : shape)
+      if (ctx.hint(s) == 0) return;
   // innermost first by the strides' hints; equal strides (size-1 dims) keep the later dim
   // inner, as make_contiguous_strides_for does. A wrong guess only leaves the form alone.
   FixedVector<size_t, kMaxRank> perm;

@@ -24,8 +24,9 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
 // (compute_elementwise_output_strides, empty_like's empty_permuted): the contiguous strides
 // of the shape permuted to the layout's order, Max(1, size) per factor, where eager's
 // TensorIterator / empty_like (and so `strides`) has the raw products (channels_last
-// `C*W`, refs `C*Max(1, W)`). Only when no size can be 0 (the same values then) and
-// `strides` are exactly those raw products in some order; anything else is left as it is.
+// `C*W`, refs `C*Max(1, W)`). Only where `strides` are exactly those raw products in some
+// order, and, for eager's strides, no size is 0 at the example (the same values then);
+// anything else is left as it is.
 void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& strides);
 
 // Wraps each dim of `dims` against rank; duplicates throw "dim {d} appears multiple times

@@ -57,6 +57,31 @@ TEST_F(Arena, FactsOfBuiltNodes) {
   EXPECT_FALSE(a.is_constant(s0));
 }
 
+// SymPy's Add positivity for `c + t` (each case measured with torch 2.13's SymPy):
+// c plus the least value of t, so Max(1, .) of a conv length `(s - 1)//32 + 1` folds and
+// that of `(s - 3)//16 + 1` stays.
+TEST_F(Arena, FactsOfANumberPlusOneTermFollowSympy) {
+  const ExprId F = a.floordiv(a.add(s0, I(-1)), I(32));
+  struct Case {
+    ExprId e;
+    bool positive, nonnegative;
+  };
+  for (const Case& c : {Case{a.add(s0, I(-1)), false, true}, Case{a.add(s0, I(-2)), false, false},
+                        Case{a.add(F, I(1)), true, true}, Case{a.add(a.floordiv(a.add(s0, I(-3)), I(16)), I(1)), false, false},
+                        Case{a.add(a.mul(I(2), s0), I(-2)), false, true}, Case{a.add(a.mul(I(2), s0), I(-1)), true, true},
+                        Case{a.add(a.mul(I(3), s0), I(-2)), true, true}, Case{a.add(a.mul(I(2), s0), I(-3)), false, false},
+                        Case{a.add(a.mul(a.mul(I(2), s0), s1), I(-2)), false, true},
+                        Case{a.add(a.mul(a.mul(I(3), s0), s1), I(-2)), false, false},
+                        Case{a.add(a.mul(s0, s1), I(-1)), false, true}, Case{a.add(a.add(s0, s1), I(-1)), false, false},
+                        Case{a.add(a.mul(I(2), F), I(1)), true, true}, Case{a.add(a.mul(I(2), F), I(-1)), false, false},
+                        Case{a.add(a.mod(s0, I(3)), I(-1)), false, false}}) {
+    EXPECT_EQ(a.is_positive(c.e), c.positive) << to_str(a, c.e);
+    EXPECT_EQ(a.is_nonnegative(c.e), c.nonnegative) << to_str(a, c.e);
+  }
+  EXPECT_EQ(a.max(I(1), a.add(F, I(1))), a.add(F, I(1)));
+  EXPECT_NE(a.max(I(1), a.add(s0, I(-1))), a.add(s0, I(-1)));
+}
+
 TEST_F(Arena, StructuralOrderOfSumArguments) {
   // A.3.2: numbers first, then symbols before products, integers numerically, names as strings
   auto args = [&](ExprId e) {

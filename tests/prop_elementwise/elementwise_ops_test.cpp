@@ -126,6 +126,27 @@ TEST(Layout, NonDenseInputGivesDenseOutputInItsOrder) {
   EXPECT_EQ(h.stride("r"), (Ints{256, 8, 32, 1}));
 }
 
+// Under symbolic sizes PyTorch 2.x runs relu's refs (a prims elementwise meta): a
+// channels_last result gets make_contiguous_strides_for's Max(1, size) factors, where
+// hardswish (`x * ...` on the binary fast path) keeps the raw products; the values agree.
+TEST(Layout, RefsUnaryOpsGiveChannelsLastStridesMaxFactors) {
+  PropHarness h;
+  h.input("x", "float32", {2, 8, 40, 40}, {"", "", "H", "W"}).attr("k", "float32", {16, 8, 4, 4}, {128, 16, 4, 1});
+  h.call("c", "aten.contiguous.default", "[" + N("x") + "]", R"({"memory_format": {"memory_format": "channels_last"}})");
+  h.call("y", "aten.conv2d.default", "[" + N("c") + ", " + N("k") + ", null, [4, 4], [0, 0], [1, 1], 1]");
+  h.call("r", "aten.relu.default", "[" + N("y") + "]");
+  h.call("s", "aten.hardswish.default", "[" + N("y") + "]");
+  ASSERT_TRUE(h.run()) << h.error();
+  // as built (the harness's stride_str simplifies, which folds Max by the ranges)
+  const auto built = [&](const std::string& node) { return to_str(h.env().arena(), h.stride_exprs(node)[2]); };
+  const std::string w = to_str(h.env().arena(), h.shape_exprs("y")[3]);
+  EXPECT_EQ(built("r"), "16*Max(1, " + w + ")");
+  EXPECT_EQ(built("s"), built("y"));
+  EXPECT_EQ(built("y").find("Max"), std::string::npos) << built("y");
+  EXPECT_EQ(h.stride("r"), h.stride("y"));
+  EXPECT_EQ(h.stride("s"), (Ints{1600, 1, 160, 16}));
+}
+
 TEST(Layout, ChannelsLastOperandDecides) {
   PropHarness h;
   h.attr("w", "float32", {2, 3, 4, 5}, {60, 1, 15, 3}).input("x", "float32", {2, 3, 4, 5});

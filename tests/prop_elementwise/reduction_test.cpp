@@ -143,6 +143,46 @@ TEST(Norm, LayerNormOfPermutedInputIsContiguous) {
   EXPECT_EQ(h.stride("r"), (Ints{24576, 1536, 96, 1}));
 }
 
+// torch._refs.native_layer_norm's `* rstd` (and `* weight`) take fake_impls' binary fast
+// path, which takes the literal 1 of `rstd = rsqrt(var + eps)` where the input's size is
+// guarded equal to 1: mobilevit's (N, ceil(W'/2), C) patches at 64x64 come out (N, 1, C).
+TEST(Norm, LayerNormTakesTheLiteralOneOfASizeGuardedOne) {
+  for (int64_t w : {40, 80}) {  // (W // 32) is 1, then 2
+    PropHarness h;
+    h.input("x", "float32", {w}, {"W"});
+    h.call("n", "aten.sym_size.int", "[" + N("x") + ", 0]");
+    h.call("q", "operator.floordiv", "[" + N("n") + ", 32]");
+    h.call("e", "aten.empty.memory_format", "[[2, " + N("q") + ", 96]]");
+    h.call("r", "aten.layer_norm.default", "[" + N("e") + ", [96], null, null, 1e-05, true]");
+    ASSERT_TRUE(h.run()) << h.error();
+    if (w == 40) {
+      EXPECT_EQ(h.shape_str("r"), (Strs{"2", "1", "96"}));
+      EXPECT_EQ(h.stride_str("r"), (Strs{"96", "96", "1"}));
+    } else {
+      EXPECT_EQ(h.shape_str("r"), h.shape_str("e"));
+      EXPECT_EQ(h.stride("r"), (Ints{192, 96, 1}));
+    }
+  }
+}
+
+// A size that can be 0 asks `size == 0` through prims.var's empty_strided (and the
+// statistics' `numel < 2` through the layouts that follow): guards, in PyTorch's order.
+TEST(Norm, LayerNormAsksTheStatisticsAllocationsQuestions) {
+  PropHarness h;
+  h.input("x", "float32", {40}, {"W"});
+  h.call("n", "aten.sym_size.int", "[" + N("x") + ", 0]");
+  h.call("q", "operator.floordiv", "[" + N("n") + ", 32]");
+  h.call("e", "aten.empty.memory_format", "[[" + N("q") + ", 7, 96]]");
+  h.call("r", "aten.layer_norm.default", "[" + N("e") + ", [96], null, null, 1e-05, true]");
+  ASSERT_TRUE(h.run()) << h.error();
+  std::vector<std::string> guards;
+  for (const auto& g : h.env().guards()) guards.push_back(to_str(h.env().arena(), g.expr));
+  const auto at = [&](const std::string& text) {
+    return std::find(guards.begin(), guards.end(), text) - guards.begin();
+  };
+  ASSERT_LT(at("Ne((W//32), 0)"), static_cast<long>(guards.size())) << ::testing::PrintToString(guards);
+}
+
 TEST(Norm, B270_NativeBatchNormStats) {
   for (bool training : {true, false}) {
     PropHarness h;
