@@ -505,6 +505,9 @@ ExprId ExprArena::substitute(ExprId e, std::span<const ExprId> symbols, std::spa
 
 ExprId ExprArena::expand(ExprId e) {
   if (is_constant(e) || kind(e) == ExprKind::Symbol) return e;
+  // safe_expand: SymPy's And / Or / Not have no expand(), so a junction keeps its operands'
+  // forms (caformer's `a*(b + 1) == c or ... % c == 0` stays factored)
+  if (kind(e) == ExprKind::And || kind(e) == ExprKind::Or || kind(e) == ExprKind::Not) return e;
   if (e.index() < expand_memo_.size() && expand_memo_[e.index()].valid()) return expand_memo_[e.index()];
   const ExprId x = expand_uncached(e);
   if (expand_memo_.size() <= e.index()) expand_memo_.resize(kind_.size() + kind_.size() / 2 + 64);

@@ -82,6 +82,15 @@ TEST_F(Arena, FactsOfANumberPlusOneTermFollowSympy) {
   EXPECT_NE(a.max(I(1), a.add(s0, I(-1))), a.add(s0, I(-1)));
 }
 
+// safe_expand leaves SymPy's And / Or / Not alone (they have no expand()): a junction keeps
+// its operands' factored forms, which is how PyTorch prints and deduplicates such guards.
+TEST_F(Arena, ExpandStopsAtJunctions) {
+  const ExprId product = a.mul(s0, a.add(s1, I(1)));
+  const ExprId either = a.logical_or(a.eq(product, I(320)), a.eq(a.mod(product, I(320)), I(0)));
+  EXPECT_EQ(a.expand(either), either);
+  EXPECT_NE(a.expand(a.eq(product, I(320))), a.eq(product, I(320)));
+}
+
 TEST_F(Arena, StructuralOrderOfSumArguments) {
   // A.3.2: numbers first, then symbols before products, integers numerically, names as strings
   auto args = [&](ExprId e) {
