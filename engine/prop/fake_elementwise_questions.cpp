@@ -16,10 +16,12 @@ bool refs_ge(PropContext& ctx, ExprId a, ExprId b) {
   return decide(ctx, ar.ge(a, b)) || decide(ctx, ar.eq(ar.mod(a, b), ar.zero()));
 }
 
-// An operand as torch._refs' _maybe_broadcast hands it on: expanded to `shape` when its
-// sizes differ (missing leading dims and size-1 dims that broadcast get stride 0). The
-// expansion is computed with guards suppressed; the broadcast's own questions are
-// broadcast_shapes'.
+// An operand as torch._refs' _maybe_broadcast hands it on: x.expand(shape) when its sizes
+// differ (c10's inferExpandGeometry: a size-1 dim that broadcasts gets stride 0; a missing
+// leading dim gets the next dim's size * stride, then 0 unless its target size is 1, so
+// edgenext's cumsum mask (L, L, 1) expanded to (1, L, L, W) has the strides
+// (L*Max(1, L), Max(1, L), 1, 0)). The expansion is computed with guards suppressed; the
+// broadcast's own questions are broadcast_shapes'.
 void expanded_layout(PropContext& ctx, TensorId t, std::span<const ExprId> shape, Dims& sizes, Dims& strides) {
   ExprArena& ar = ctx.ar;
   const auto s = ctx.vals.sizes(t);
@@ -33,6 +35,10 @@ void expanded_layout(PropContext& ctx, TensorId t, std::span<const ExprId> shape
     const bool expanded = s[i] != shape[off + i] && decide(ctx, ar.eq(s[i], ar.one())) &&
                           !decide(ctx, ar.eq(shape[off + i], ar.one()));
     strides[off + i] = expanded ? ar.zero() : st[i];
+  }
+  for (size_t i = off; i-- > 0;) {
+    if (!decide(ctx, ar.eq(shape[i], ar.one()))) continue;  // stride 0
+    strides[i] = i + 1 < shape.size() ? ar.mul(shape[i + 1], strides[i + 1]) : ar.one();
   }
 }
 

@@ -291,6 +291,11 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
   forked_strides(ctx, inputs, shape, has_cpu_scalar, fork, out_strides);
 }
 
+void empty_strided_questions(PropContext& ctx, std::span<const ExprId> sizes) {
+  for (ExprId s : sizes)
+    if (ctx.env.guard_size_oblivious(ctx.ar.eq(s, ctx.ar.zero()))) return;
+}
+
 void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& strides) {
   ExprArena& ar = ctx.ar;
   const size_t n = shape.size();

@@ -20,6 +20,10 @@ void broadcast_shapes(PropContext& ctx, std::span<const ExprId> a, std::span<con
 // 0-dim operand it disables the fast paths but never decides the order.
 void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
                          Dims& out_strides, bool has_cpu_scalar = false);
+// The questions of an empty_strided of `sizes` (a prims meta's TensorMeta, a reduction's
+// result): c10's computeStorageNbytes asks TORCH_GUARD_SIZE_OBLIVIOUS(size == 0) per dim,
+// in order, and stops at the first that holds.
+void empty_strided_questions(PropContext& ctx, std::span<const ExprId> sizes);
 // The form PyTorch 2.x gives the strides of a dense result that torch._refs lays out
 // (compute_elementwise_output_strides, empty_like's empty_permuted): the contiguous strides
 // of the shape permuted to the layout's order, Max(1, size) per factor, where eager's

@@ -143,7 +143,6 @@ struct LayerNormSizes {
 };
 
 LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgId weight, ArgId bias) {
-  ExprArena& ar = ctx.ar;
   const Dims sizes(ctx.vals.sizes(input));  // copied: new tensors below may grow the value table
   const Dims stat = layer_norm_stat_sizes(ctx, input, axis);
   Dims stat_strides, x_strides;
@@ -152,7 +151,7 @@ LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgI
     x_strides.assign(ctx.vals.strides(input));
   else
     ctx.contiguous_strides(sizes, x_strides);
-  for (size_t i = 0; i < axis; ++i) ctx.env.guard_size_oblivious(ar.eq(sizes[i], ar.zero()));
+  empty_strided_questions(ctx, std::span<const ExprId>(sizes).first(axis));
   const TensorId stats[] = {ctx.new_tensor(ctx.vals.dtype(input), stat, stat_strides)};
   fake_elementwise_layout_questions(ctx, stats, stat, /*fast_binary=*/false);
 
