@@ -183,6 +183,27 @@ TEST(Norm, LayerNormAsksTheStatisticsAllocationsQuestions) {
   ASSERT_LT(at("Ne((W//32), 0)"), static_cast<long>(guards.size())) << ::testing::PrintToString(guards);
 }
 
+// PyTorch 2.x's cumsum is torch._refs' masked sum: where(mask, x.unsqueeze(dim + 1), 0) over
+// (1, L, L, W) with mask (L, L, 1) expanded (strides L*Max(1, L), Max(1, L), 1, 0), whose
+// layout sort compares the mask's strides; the bool -> float32 conversion then asks
+// is_non_overlapping_and_dense of the masked tensor. Over edgenext's `H // 8` these are guards.
+TEST(Scan, CumsumAsksTheMaskedReductionsQuestions) {
+  PropHarness h;
+  h.input("x", "float32", {67, 73}, {"H", "W"});
+  h.call("h", "aten.sym_size.int", "[" + N("x") + ", 0]").call("w", "aten.sym_size.int", "[" + N("x") + ", 1]");
+  h.call("a", "operator.floordiv", "[" + N("h") + ", 8]").call("b", "operator.floordiv", "[" + N("w") + ", 8]");
+  h.call("z", "aten.zeros.default", "[[1, " + N("a") + ", " + N("b") + "]]", R"({"dtype": {"dtype": "bool"}})");
+  h.call("r", "aten.cumsum.default", "[" + N("z") + ", 1]", R"({"dtype": {"dtype": "float32"}})");
+  ASSERT_TRUE(h.run()) << h.error();
+  std::vector<std::string> guards;
+  for (const auto& g : h.env().guards()) guards.push_back(to_str(h.env().arena(), g.expr));
+  const auto has = [&](const std::string& text) { return std::find(guards.begin(), guards.end(), text) != guards.end(); };
+  EXPECT_TRUE(has("Ne(Max(1, (H//8)), ((H//8))*Max(1, (H//8)))")) << ::testing::PrintToString(guards);
+  EXPECT_TRUE(has("((H//8))*Max(1, (H//8)) >= Max(1, (H//8))")) << ::testing::PrintToString(guards);
+  EXPECT_EQ(h.shape_str("r"), h.shape_str("z"));
+  EXPECT_EQ(h.dtype("r"), DType::Float32);
+}
+
 TEST(Norm, B270_NativeBatchNormStats) {
   for (bool training : {true, false}) {
     PropHarness h;
