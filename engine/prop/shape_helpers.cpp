@@ -291,6 +291,16 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
   forked_strides(ctx, inputs, shape, has_cpu_scalar, fork, out_strides);
 }
 
+bool same_values_at_example(PropContext& ctx, std::span<const ExprId> a, std::span<const ExprId> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i]) continue;
+    if ((ctx.ar.facts(a[i]) | ctx.ar.facts(b[i])) & kFactHasUnbacked) return false;
+    if (ctx.hint(a[i]) != ctx.hint(b[i])) return false;
+  }
+  return true;
+}
+
 void empty_strided_questions(PropContext& ctx, std::span<const ExprId> sizes) {
   for (ExprId s : sizes)
     if (ctx.env.guard_size_oblivious(ctx.ar.eq(s, ctx.ar.zero()))) return;

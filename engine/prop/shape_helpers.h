@@ -20,6 +20,10 @@ void broadcast_shapes(PropContext& ctx, std::span<const ExprId> a, std::span<con
 // 0-dim operand it disables the fast paths but never decides the order.
 void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std::span<const ExprId> shape,
                          Dims& out_strides, bool has_cpu_scalar = false);
+// Every pair evaluates alike at the example (the hints): where PyTorch 2.x's form of a
+// layout and eager's differ only by Max(1, size) factors, the 2.x form is reported when it
+// also gives eager's values.
+bool same_values_at_example(PropContext& ctx, std::span<const ExprId> a, std::span<const ExprId> b);
 // The questions of an empty_strided of `sizes` (a prims meta's TensorMeta, a reduction's
 // result): c10's computeStorageNbytes asks TORCH_GUARD_SIZE_OBLIVIOUS(size == 0) per dim,
 // in order, and stops at the first that holds.

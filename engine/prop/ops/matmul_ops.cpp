@@ -441,10 +441,16 @@ void linear_rule(PropContext& ctx) {
     Dims shape(std::span<const ExprId>(s).first(r - 1));
     shape.push_back(sizes(ctx, out2)[1]);
     const ExprId out_rows[] = {rows[0], shape[r - 1]};
-    Dims out2_strides;
+    Dims out2_strides, fake;
     ctx.contiguous_strides(out_rows, out2_strides);
-    reshape_view_helper_guards(ctx, out_rows, out2_strides, shape, nullptr);
-    return ctx.set_tensor(viewed_result(ctx, ctx.vals.dtype(out2), shape));
+    reshape_view_helper_guards(ctx, out_rows, out2_strides, shape, &fake);
+    // the view's strides as FakeTensorMode forms them (split_dim of the contiguous rows:
+    // `C*Max(1, N)`, not computeStride's `C*N`) wherever they are eager's values too
+    Dims strides;
+    ctx.view_contiguous_strides(shape, strides);
+    if (fake.size() == strides.size() && (ctx.host.fake_strides || same_values_at_example(ctx, fake, strides)))
+      strides = fake;
+    return ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(out2), shape, strides));
   }
   const TensorId out = matmul(ctx, in, wt);
   if (bias) {

@@ -7,6 +7,7 @@
 
 #include "prop/memory_format.h"
 #include "prop/ops/conv_family.h"
+#include "prop/shape_helpers.h"
 
 namespace symshape::conv {
 
@@ -346,7 +347,14 @@ void avg_pool1d_rule(PropContext& ctx) {
   read_1d(ctx, "avg_pool1d", false, p);
   p.ceil_mode = ctx.bool_const(ctx.arg(4));
   check_1d_pool_input(ctx, in, "avg_pool1d");
-  ctx.set_tensor(squeeze_h(ctx, avg_pool2d_core(ctx, unsqueeze_h(ctx, in), widen_1d(p), std::nullopt)));
+  // CompositeImplicit: avg_pool2d of the (N, C, 1, L) view is a dispatch of its own, so
+  // FakeTensorMode's cache asks the 4-d layouts of its argument and, on the miss, of its
+  // result (nextvit's `L' != 0` after pool2d_shape_check's `L' >= 1`)
+  const TensorId in4 = unsqueeze_h(ctx, in);
+  fake_cache_metadata_questions(ctx, {ctx.vals.sizes(in4), ctx.vals.strides(in4)});
+  const TensorId out4 = avg_pool2d_core(ctx, in4, widen_1d(p), std::nullopt);
+  fake_cache_metadata_questions(ctx, {ctx.vals.sizes(out4), ctx.vals.strides(out4)});
+  ctx.set_tensor(squeeze_h(ctx, out4));
 }
 
 // avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
