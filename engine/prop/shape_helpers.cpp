@@ -310,6 +310,28 @@ void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& str
   ExprArena& ar = ctx.ar;
   const size_t n = shape.size();
   if (n < 2 || strides.size() != n) return;
+  // the order by identity of the strides (hash-consed: no hint, no question): innermost the
+  // dim whose stride is 1, then the one whose stride is the product so far; equal strides
+  // (size-1 dims) take the later dim first, as make_contiguous_strides_for does
+  FixedVector<size_t, kMaxRank> perm;
+  uint32_t used = 0;
+  ExprId raw = ar.one();
+  bool changes = false;
+  for (size_t k = 0; k < n; ++k) {
+    size_t found = n;
+    for (size_t d = n; d-- > 0;)
+      if (!(used & (1u << d)) && strides[d] == raw) {
+        found = d;
+        break;
+      }
+    if (found == n) return;
+    perm.push_back(found);
+    used |= 1u << found;
+    const ExprId s = shape[found];
+    changes = changes || (k + 1 < n && !ar.is_integer_const(s) && ar.max(ar.one(), s) != s);
+    raw = ar.mul(raw, s);
+  }
+  if (!changes) return;
   for (size_t d = 0; d < n; ++d)
     if ((ar.facts(shape[d]) | ar.facts(strides[d])) & kFactHasUnbacked) return;
   // where a size is 0 the two forms differ: eager's strides keep the raw products unless
@@ -317,17 +339,6 @@ void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& str
   if (!ctx.host.fake_strides)
     for (ExprId s : shape)
       if (ctx.hint(s) == 0) return;
-  // innermost first by the strides' hints; equal strides (size-1 dims) keep the later dim
-  // inner, as make_contiguous_strides_for does. A wrong guess only leaves the form alone.
-  FixedVector<size_t, kMaxRank> perm;
-  FixedVector<int64_t, kMaxRank> hint;
-  for (size_t d = 0; d < n; ++d) perm.push_back(n - 1 - d), hint.push_back(ctx.hint(strides[d]));
-  std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return hint[a] < hint[b]; });
-  ExprId raw = ar.one();
-  for (size_t d : perm) {
-    if (strides[d] != raw) return;
-    raw = ar.mul(raw, shape[d]);
-  }
   ExprId running = ar.one();
   for (size_t d : perm) {
     strides[d] = running;
