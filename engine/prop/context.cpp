@@ -238,12 +238,7 @@ void PropContext::contiguous_strides(std::span<const ExprId> sizes, Dims& out) {
   ExprId running = ar.one();
   for (size_t i = n; i-- > 0;) {
     out[i] = running;
-    const ExprId s = sizes[i];
-    // max(size, 1), folded only from facts (a symbol, a product of symbols) as SymPy folds
-    // it from assumptions, never from the ranges: PyTorch's strides keep Max(1, (H - 3)//2 - 1),
-    // and later questions over them fold (or not) as PyTorch's do
-    const ExprId m = ar.is_integer_const(s) ? ar.integer(std::max<int64_t>(ar.int_value(s), 1)) : ar.max(ar.one(), s);
-    running = ar.mul(running, m);
+    running = ar.mul(running, stride_factor(sizes[i]));
   }
 }
 

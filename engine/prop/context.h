@@ -146,6 +146,13 @@ class PropContext {
   void set_tensors(std::span<const TensorId> ts);  // a list value (split, topk, ...)
   void set_int(ExprId e) { set_value(vals.of_int(e)); }
 
+  // max(size, 1): the factor a size contributes to a new dense tensor's strides (c10's
+  // `size.max(1)`), folded only from facts (a symbol, a product of symbols) as SymPy folds
+  // it, never from the ranges: PyTorch's strides keep Max(1, (H - 3)//2 - 1), and later
+  // questions over them fold (or not) as PyTorch's do
+  ExprId stride_factor(ExprId size) {
+    return ar.is_integer_const(size) ? ar.integer(std::max<int64_t>(ar.int_value(size), 1)) : ar.max(ar.one(), size);
+  }
   // contiguous strides: stride[i] = stride[i+1] * max(size[i+1], 1) (semantics.md H.2)
   void contiguous_strides(std::span<const ExprId> sizes, Dims& out);
   // The strides of a contiguous tensor viewed as `sizes` (computeStride over one chunk with

@@ -96,12 +96,9 @@ void infer_dense_strides(PropContext& ctx, TensorId t, Dims& out) {
   for (size_t k = 0; k < n; ++k) {
     const size_t d = perm[k];
     out[d] = running;
-    // sizes 0 and 1 do not advance the stride: Max(1, size), folded only from facts as
-    // SymPy folds it (PyTorch 2.x's empty_like is refs' empty_permuted, whose C++ strides
-    // keep Max(1, (H - 3)//16 + 1))
-    const ExprId s = sizes[d];
-    running = ar.mul(running, ar.is_integer_const(s) ? ar.integer(std::max<int64_t>(ar.int_value(s), 1))
-                                                     : ar.max(ar.one(), s));
+    // sizes 0 and 1 do not advance the stride (PyTorch 2.x's empty_like is refs'
+    // empty_permuted, whose C++ strides keep Max(1, (H - 3)//16 + 1))
+    running = ar.mul(running, ctx.stride_factor(sizes[d]));
   }
 }
 

@@ -328,7 +328,7 @@ void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& str
     perm.push_back(found);
     used |= 1u << found;
     const ExprId s = shape[found];
-    changes = changes || (k + 1 < n && !ar.is_integer_const(s) && ar.max(ar.one(), s) != s);
+    changes = changes || (k + 1 < n && ctx.stride_factor(s) != s);
     raw = ar.mul(raw, s);
   }
   if (!changes) return;
@@ -342,8 +342,7 @@ void prims_dense_form(PropContext& ctx, std::span<const ExprId> shape, Dims& str
   ExprId running = ar.one();
   for (size_t d : perm) {
     strides[d] = running;
-    const ExprId s = shape[d];
-    running = ar.mul(running, ar.is_integer_const(s) ? ar.integer(std::max<int64_t>(ar.int_value(s), 1)) : ar.max(ar.one(), s));
+    running = ar.mul(running, ctx.stride_factor(shape[d]));
   }
 }
 

@@ -179,7 +179,10 @@ LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgI
     binary(a_sizes, a_strides, {ctx.vals.sizes(*p), ctx.vals.strides(*p)});
   }
   r.out = result;
-  if (ctx.inference_mode()) r.out.assign(sizes), r.rstd = stat;
+  if (ctx.inference_mode()) {
+    r.out = sizes;
+    r.rstd = stat;
+  }
   return r;
 }
 
