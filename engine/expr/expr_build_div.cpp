@@ -26,33 +26,6 @@ std::span<const ExprId> factors(const ExprArena& a, const ExprId& e) {
 
 bool is_int(const ExprArena& a, ExprId e) { return a.kind(e) == ExprKind::Integer; }
 
-// Parity of an integer expression: 0 even, 1 odd, -1 unknown.
-int parity(ExprArena& a, ExprId e) {
-  switch (a.kind(e)) {
-    case ExprKind::Integer: return static_cast<int>(a.payload(e) & 1);
-    case ExprKind::Mul: {
-      int p = 1;
-      for (ExprId f : a.operands(e)) {
-        int q = parity(a, f);
-        if (q == 0) return 0;
-        if (q < 0) p = -1;
-      }
-      return p;
-    }
-    case ExprKind::Add: {
-      int p = 0;
-      for (ExprId t : a.operands(e)) {
-        int q = parity(a, t);
-        if (q < 0) return -1;
-        p ^= q;
-      }
-      return p;
-    }
-    case ExprKind::Pow: return parity(a, a.operand(e, 0));
-    default: return -1;
-  }
-}
-
 // Does the symbolic factor `f` divide the term `t` syntactically (as a factor or the base
 // of a power factor)?
 bool term_has_factor(ExprArena& a, ExprId t, ExprId f) {
@@ -323,6 +296,32 @@ ExprId ExprArena::ceildiv_uncached(ExprId a, ExprId b) {
   return floordiv(add(a, sub(b, one_id_)), b);
 }
 
+int ExprArena::parity(ExprId e) const {
+  switch (kind(e)) {
+    case ExprKind::Integer: return static_cast<int>(payload(e) & 1);
+    case ExprKind::Mul: {
+      int p = 1;
+      for (ExprId f : operands(e)) {
+        const int q = parity(f);
+        if (q == 0) return 0;
+        if (q < 0) p = -1;
+      }
+      return p;
+    }
+    case ExprKind::Add: {
+      int p = 0;
+      for (ExprId t : operands(e)) {
+        const int q = parity(t);
+        if (q < 0) return -1;
+        p ^= q;
+      }
+      return p;
+    }
+    case ExprKind::Pow: return parity(operand(e, 0));
+    default: return -1;
+  }
+}
+
 ExprId ExprArena::mod(ExprId a, ExprId b) {
   return memoized(kMemoMod, a, b.value, [&] { return mod_uncached(a, b); });
 }
@@ -333,7 +332,7 @@ ExprId ExprArena::mod_uncached(ExprId a, ExprId b) {
     if (a == zero_id_ || a == b || b == one_id_) return zero_id_;
     if (is_int(*this, a) && is_int(*this, b)) return integer(::symshape::python_mod(payload(a), payload(b)));
     if (is_int(*this, b) && payload(b) == 2) {
-      int p = parity(*this, a);
+      int p = parity(a);
       if (p >= 0) return integer(p);
     }
     if (is_int(*this, b) && divisible_by_int(*this, a, payload(b))) return zero_id_;
@@ -358,7 +357,7 @@ ExprId ExprArena::python_mod_uncached(ExprId a, ExprId b) {
   if (a == neg(b)) return zero_id_;
   if (is_int(*this, a) && is_int(*this, b)) return integer(::symshape::python_mod(payload(a), payload(b)));
   if (is_int(*this, b) && payload(b) == 2) {
-    int p = parity(*this, a);
+    int p = parity(a);
     if (p >= 0) return integer(p);
   }
   if (is_int(*this, b) && divisible_by_int(*this, a, payload(b))) return zero_id_;

@@ -271,6 +271,12 @@ ExprId ExprArena::relation_uncached(ExprKind k, ExprId x, ExprId y) {
       case ExprKind::Eq:
       case ExprKind::Ne:
         if (d.lo > 0 || d.hi < 0) return boolean(k == ExprKind::Ne);
+        // SymPy's Eq asks (x - y).is_zero, which its parity rules answer: an odd difference of
+        // integers is not zero (Eq(2*a*b, 1) is False for integer a, b)
+        if (is_integer(x) && is_integer(y)) {
+          const int px = parity(x);
+          if (px >= 0 && px + parity(y) == 1) return boolean(k == ExprKind::Ne);
+        }
         break;
       case ExprKind::Lt:
         if (d.hi < 0) return true_id_;

@@ -1,4 +1,5 @@
 #include "prop/memory_format.h"
+#include "prop/fake_elementwise_questions.h"
 #include "prop/shape_helpers.h"
 
 #include <algorithm>
@@ -121,6 +122,18 @@ void empty_like_strides(PropContext& ctx, TensorId t, MemoryFormat format, Dims&
     return;
   }
   infer_dense_strides(ctx, t, out);
+}
+
+void refs_empty_like_strides(PropContext& ctx, TensorId t, Dims& out) {
+  const TensorId self[] = {t};
+  const Dims sizes(ctx.vals.sizes(t));
+  fake_elementwise_layout_questions(ctx, self, sizes, /*fast_binary=*/false);
+  {
+    // the same order, read off the hints: the permutation's answers are the guards above
+    ShapeEnv::SuppressGuards same_order(ctx.env);
+    empty_like_strides(ctx, t, MemoryFormat::Preserve, out);
+  }
+  prims_dense_form(ctx, sizes, out);
 }
 
 MemoryFormat memory_format_arg(PropContext& ctx, ArgId a, MemoryFormat dflt) {

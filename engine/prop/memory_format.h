@@ -42,6 +42,11 @@ void format_strides(PropContext& ctx, std::span<const ExprId> sizes, MemoryForma
 // Strides of at::empty_like(t, memory_format): Preserve keeps dense strides, infers dense
 // strides in t's order for other strided tensors; other formats as format_strides.
 void empty_like_strides(PropContext& ctx, TensorId t, MemoryFormat format, Dims& out);
+// torch._refs.empty_like(t) with preserve_format, as the meta functions PyTorch 2.x runs
+// under FakeTensorMode call it (sdpa's `empty_like(query)`): the guards are those of
+// compute_elementwise_output_logical_to_physical_perm over `t` alone (no
+// is_non_overlapping_and_dense question), the strides empty_permuted's (refs' form).
+void refs_empty_like_strides(PropContext& ctx, TensorId t, Dims& out);
 
 // Reads an optional memory_format argument (None -> `dflt`).
 MemoryFormat memory_format_arg(PropContext& ctx, ArgId a, MemoryFormat dflt);

@@ -82,6 +82,23 @@ TEST_F(Arena, FactsOfANumberPlusOneTermFollowSympy) {
   EXPECT_NE(a.max(I(1), a.add(s0, I(-1))), a.add(s0, I(-1)));
 }
 
+// SymPy's Eq asks (x - y).is_zero, and its parity rules answer it: an odd difference of
+// integers is never zero. Each case printed by SymPy 1.14 under PyTorch 2.13 (integer
+// positive s0, s1; FloorDiv and CeilToInt are integers of unknown parity).
+TEST_F(Arena, EqualityOfIntegersOfOtherParityIsDecided) {
+  const ExprId F = a.floordiv(s0, I(2));
+  const ExprId C = a.ceil_to_int(a.int_true_div(s1, I(2)));
+  EXPECT_EQ(a.eq(a.mul({I(2), s0, s1}), I(1)), a.false_());
+  EXPECT_EQ(a.ne(a.mul({I(2), s0, s1}), I(1)), a.true_());
+  EXPECT_EQ(a.eq(a.mul(I(2), F), I(1)), a.false_());  // F may be 0: no bound decides it
+  EXPECT_EQ(a.ne(a.mul({I(2), C, F}), I(1)), a.true_());
+  EXPECT_EQ(a.eq(a.add(a.mul(I(2), F), I(1)), a.mul(I(2), s1)), a.false_());
+  // unknown parity stays a relation, as SymPy keeps Eq(s0*s1, 1) and Eq(F, 1)
+  EXPECT_EQ(a.kind(a.eq(a.mul(s0, s1), I(1))), ExprKind::Eq);
+  EXPECT_EQ(a.kind(a.eq(F, I(1))), ExprKind::Eq);
+  EXPECT_EQ(a.kind(a.eq(a.mul(I(2), F), I(2))), ExprKind::Eq);
+}
+
 // safe_expand leaves SymPy's And / Or / Not alone (they have no expand()): a junction keeps
 // its operands' factored forms, which is how PyTorch prints and deduplicates such guards.
 TEST_F(Arena, ExpandStopsAtJunctions) {

@@ -148,8 +148,7 @@ void sdpa_rule(PropContext& ctx) {
     // selection required equal batch, heads (or 2.14's one key / value head) and head dims;
     // 2.14's unbatched input gets the leading 1 back off, leaving q's layout)
     Dims strides;
-    empty_like_strides(ctx, q, MemoryFormat::Preserve, strides);
-    prims_dense_form(ctx, ctx.vals.sizes(q), strides);  // the meta's empty_like runs refs' form
+    refs_empty_like_strides(ctx, q, strides);  // the meta's empty_like is torch._refs'
     ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(q), ctx.vals.sizes(q), strides));
     return;
   }

@@ -44,11 +44,20 @@ void dropout(PropContext& ctx) {
   if (dropout_is_identity(ctx, input, p, train)) {
     // PyTorch 2.x under the Python dispatcher (export, Dynamo) runs aten.dropout's
     // CompositeImplicitAutograd decomposition (torch/_decomp/decompositions.py dropout):
-    // `input.clone()` when not training or p == 0, whose prims.clone meta asks
-    // compute_elementwise_output_strides of the input (rank >= 2: is it non-overlapping and
-    // dense). Eager returns the input itself, and so does symshape: only the questions differ.
-    if (!Feature && !Alpha && (!train || p == 0) && ctx.vals.rank(input) >= 2)
-      prims_is_non_overlapping_and_dense_or_false(ctx, {ctx.vals.sizes(input), ctx.vals.strides(input)});
+    // `input.clone()` when not training or p == 0, whose prims.clone meta takes
+    // compute_elementwise_output_strides of the input: rank >= 2 asks whether it is
+    // non-overlapping and dense (then its strides), and lays out a tensor that is not as
+    // refs' empty_like (its permutation's questions, dense strides in the input's order).
+    // Eager returns the input itself, and so does symshape unless FakeTensorMode's strides
+    // are asked for (ReferenceHost::fake_strides): only the questions differ.
+    if (!Feature && !Alpha && (!train || p == 0)) {
+      const Dims sizes(ctx.vals.sizes(input));  // a copy: new tensors may move the value table
+      Dims strides(ctx.vals.strides(input));
+      if (sizes.size() == 1) strides[0] = ctx.ar.one();
+      if (sizes.size() >= 2 && !prims_is_non_overlapping_and_dense_or_false(ctx, {sizes, strides}))
+        refs_empty_like_strides(ctx, input, strides);
+      if (ctx.host.fake_strides) return ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), sizes, strides));
+    }
     return ctx.set_tensor(input);
   }
   ctx.set_tensor(dropout_product(ctx, input, p, Feature));

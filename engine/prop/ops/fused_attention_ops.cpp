@@ -60,8 +60,7 @@ void flash_attention_cpu(PropContext& ctx) {
   // output: empty_like(query) (2.x meta and CPU kernel: the query's layout, dense strides
   // in its order when it is not dense); logsumexp (B, L, H) transposed
   Dims ostrides;
-  empty_like_strides(ctx, q, MemoryFormat::Preserve, ostrides);
-  prims_dense_form(ctx, sq, ostrides);  // the meta's empty_like runs refs' form
+  refs_empty_like_strides(ctx, q, ostrides);  // the meta's empty_like is torch._refs'
   const ExprId lse_alloc[] = {sq[0], sq[2], sq[1]};
   const DType acc = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
   const TensorId out[] = {ctx.new_tensor(dtype, sq, ostrides), transposed_alloc(ctx, acc, lse_alloc)};
@@ -86,8 +85,7 @@ void flash_attention(PropContext& ctx) {
   std::swap(tstrides[1], tstrides[2]);
   const TensorId qt = ctx.new_view(q, tsizes, tstrides, ctx.vals.tensor(q).storage_offset);
   Dims like;
-  empty_like_strides(ctx, qt, MemoryFormat::Preserve, like);
-  prims_dense_form(ctx, tsizes, like);
+  refs_empty_like_strides(ctx, qt, like);
   std::swap(like[1], like[2]);
   const TensorId attention = ctx.new_tensor(dtype, sq, like);
   const ExprId lse_sizes[] = {batch, heads, L};

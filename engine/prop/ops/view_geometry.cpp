@@ -194,6 +194,10 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
     if (shape.size() == 1 && sizes.size() > 1) return result(std::array{numel(ctx, sizes)}, std::array{one});
     if (shape.size() == 2 && sizes.size() == 1) return result(shape, std::array{shape[1], one});
   }
+  // torch._check(a.numel() == shape_numel): an inferred -1 is `numel // rest`, and this is
+  // decided only where the divisibility the infer_size guard recorded is of the same Mod
+  // (a floor division SymPy reduced by a common factor keeps it a guard)
+  if (!holds(ctx, ar.eq(numel(ctx, sizes), numel(ctx, shape)))) return;
   Dims a(sizes), st(strides);
   size_t idx = 0;
   for (const ExprId length : shape) {
