@@ -131,6 +131,10 @@ class Normalizer {
       }
       return a_.expand(a_.add(quotient));
     }
+    // a common power of a symbol cancels: floor(g*A / (g*B)) = floor(A / B), and g != 0
+    // wherever the division is defined ((2*x**2*z) // (4*x**3) is z // (2*x); PyTorch's
+    // FloorDiv keeps it, cancelling only factors written alike)
+    if (const auto cancelled = cancel_common_power(num, div)) return floor_form(cancelled->first, cancelled->first, cancelled->second);
     // a symbolic divisor known positive: the summands it divides come out
     const ValueRange dr = range(div);
     if (!(dr.lo > ExtNum::of(0)) || dr.lo.kind != ExtNum::Kind::Int) return std::nullopt;
@@ -178,6 +182,61 @@ class Normalizer {
   }
 
   // base / div when div is one of base's factors (or base itself).
+  // (base, exponent) per factor of a monomial: x**3 is (x, 3), any other factor (f, 1).
+  void powers_of(ExprId monomial, std::vector<std::pair<ExprId, int64_t>>& out) {
+    out.clear();
+    auto one = [&](ExprId f) {
+      if (a_.kind(f) == ExprKind::Pow && is_int_const(a_, a_.operand(f, 1)) && a_.int_value(a_.operand(f, 1)) > 0)
+        out.emplace_back(a_.operand(f, 0), a_.int_value(a_.operand(f, 1)));
+      else if (f != a_.one())
+        out.emplace_back(f, 1);
+    };
+    if (a_.kind(monomial) == ExprKind::Mul)
+      for (ExprId f : a_.operands(monomial)) one(f);
+    else
+      one(monomial);
+  }
+
+  ExprId monomial(int64_t coef, const std::vector<std::pair<ExprId, int64_t>>& powers) {
+    std::vector<ExprId> fs{a_.integer(coef)};
+    for (const auto& [b, k] : powers)
+      if (k > 0) fs.push_back(a_.pow(b, k));
+    return a_.mul(fs);
+  }
+
+  // (num, div) with the greatest power of each symbolic factor of the monomial `div` that
+  // every summand of `num` holds divided out of both; nullopt when there is none.
+  std::optional<std::pair<ExprId, ExprId>> cancel_common_power(ExprId num, ExprId div) {
+    std::vector<Term> dts, nts;
+    terms_of(div, dts);
+    terms_of(num, nts);
+    if (dts.size() != 1 || nts.empty()) return std::nullopt;
+    std::vector<std::pair<ExprId, int64_t>> dp, tp;
+    powers_of(dts[0].base, dp);
+    std::vector<std::vector<std::pair<ExprId, int64_t>>> term_powers(nts.size());
+    for (size_t i = 0; i < nts.size(); ++i) powers_of(nts[i].base, term_powers[i]);
+    bool any = false;
+    for (auto& [b, k] : dp) {
+      int64_t m = k;
+      for (const auto& tps : term_powers) {
+        int64_t held = 0;
+        for (const auto& [tb, tk] : tps)
+          if (tb == b) held = tk;
+        m = std::min(m, held);
+      }
+      if (m <= 0) continue;
+      any = true;
+      k -= m;
+      for (auto& tps : term_powers)
+        for (auto& [tb, tk] : tps)
+          if (tb == b) tk -= m;
+    }
+    if (!any) return std::nullopt;
+    std::vector<ExprId> summands;
+    for (size_t i = 0; i < nts.size(); ++i) summands.push_back(monomial(nts[i].coef, term_powers[i]));
+    return std::make_pair(a_.add(summands), monomial(dts[0].coef, dp));
+  }
+
   std::optional<ExprId> divide_out(ExprId base, ExprId div) {
     if (base == div) return a_.one();
     if (a_.kind(base) != ExprKind::Mul || a_.kind(div) == ExprKind::Add) return std::nullopt;

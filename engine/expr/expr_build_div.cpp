@@ -226,8 +226,9 @@ ExprId ExprArena::floordiv_uncached(ExprId base, ExprId divisor) {
     }
   }
 
-  // common factor cancellation: integer gcd of all coefficients, times every symbolic
-  // factor of the divisor that appears in every summand of the base
+  // common factor cancellation (PyTorch's simple_floordiv_gcd): integer gcd of all
+  // coefficients, times every factor of the divisor that is, as written, a factor of every
+  // summand of the base: s1**2 cancels from s0*s1**2, s1 does not (SymPy's Mul.make_args)
   {
     auto [dc, drest] = split_coefficient(divisor);
     int64_t g = dc;
@@ -242,10 +243,14 @@ ExprId ExprArena::floordiv_uncached(ExprId base, ExprId divisor) {
     }
     if (drest != one_id_) {
       std::vector<ExprId> dfactors(factors(*this, drest).begin(), factors(*this, drest).end());
+      auto written_factor = [&](ExprId t, ExprId f) {
+        for (ExprId x : factors(*this, t))
+          if (x == f) return true;
+        return false;
+      };
       for (ExprId f : dfactors) {
-        if (kind(f) == ExprKind::Pow) continue;
-        bool in_all = term_has_factor(*this, d, f);
-        for (ExprId t : summands(*this, b)) in_all = in_all && term_has_factor(*this, t, f);
+        bool in_all = written_factor(d, f);
+        for (ExprId t : summands(*this, b)) in_all = in_all && written_factor(t, f);
         if (!in_all) continue;
         std::vector<ExprId> nb;
         for (ExprId t : summands(*this, b)) nb.push_back(divide_factor(*this, t, f));

@@ -160,6 +160,28 @@ TEST_F(ExprTest, WorkedDivisionIdentities) {
   EXPECT_EQ(bound(a, a.python_mod(x, y), r).str(), "[-99, 99]");
 }
 
+// PyTorch's FloorDiv cancels only divisor factors written alike in every summand
+// (simple_floordiv_gcd over Mul.make_args): s1**2 from s0*s1**2, not s1 from s1**2; the
+// forms below are SymPy's under PyTorch 2.13. Deciding equalities still cancels powers.
+TEST_F(ExprTest, FloorDivCancelsFactorsWrittenAlikeAndEqualityCancelsPowers) {
+  const ExprId x = a.symbol("x", SymbolKind::Free, kFactInteger | kFactPositive | kFactNonNegative);
+  const ExprId z = a.symbol("z", SymbolKind::Free, kFactInteger | kFactPositive | kFactNonNegative);
+  EXPECT_EQ(to_str(a, a.floordiv(a.mul({z, x, x}), a.mul(x, x))), "z");
+  EXPECT_EQ(to_str(a, a.floordiv(a.mul({I(4), z, x, x}), a.mul(I(2), x))), "((2*x**2*z)//x)");
+  const ExprId kept = a.floordiv(a.mul({I(2), x, x, z}), a.mul({I(4), x, x, x}));
+  EXPECT_EQ(to_str(a, kept), "((x**2*z)//(2*x**3))");
+  std::vector<ValueRange> r(a.symbol_count(), R(1, 40));
+  const ExprId reduced = a.floordiv(z, a.mul(I(2), x));
+  EXPECT_TRUE(provably_equal(a, kept, reduced, r) && provably_equal(a, reduced, kept, r));
+  Bindings b;
+  for (int64_t xv = 1; xv <= 12; ++xv)
+    for (int64_t zv = 1; zv <= 40; ++zv) {
+      b.set(a.symbol_id(x), xv);
+      b.set(a.symbol_id(z), zv);
+      EXPECT_EQ(evaluate_int(a, kept, b), evaluate_int(a, reduced, b)) << xv << " " << zv;
+    }
+}
+
 }  // namespace
 // Mod / PythonMod by a monomial divisor (SymPy's `(p/q).is_integer` rule,
 // expr_build_div.cpp monomial_divides): a remainder folded to 0 is 0 at every point, and
