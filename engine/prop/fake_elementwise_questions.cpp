@@ -42,10 +42,16 @@ void expanded_layout(PropContext& ctx, TensorId t, std::span<const ExprId> shape
   }
 }
 
-void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape) {
+// compute_elementwise_output_logical_to_physical_perm over the operands (expanded to
+// `shape`), its questions asked in its order: `perm` gets the dims fastest-moving first
+// (the contiguous perm, the channels_last one, or the insertion sort's). False for the
+// 0-d / 1-d short-circuits and when no operand is a tensor of rank >= 1.
+bool refs_output_perm(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape,
+                      FixedVector<size_t, kMaxRank>& perm) {
   ExprArena& ar = ctx.ar;
   const size_t n = shape.size();
-  if (tensors.empty() || n <= 1) return;  // no tensor, 0-d and 1-d short-circuits
+  perm.clear();
+  if (tensors.empty() || n <= 1) return false;  // no tensor, 0-d and 1-d short-circuits
   // 0-dim operands are CPU scalars to the refs (is_cpu_scalar_tensor): filtered out
   FixedVector<Dims, 8> sizes, strides;
   for (TensorId t : tensors) {
@@ -56,7 +62,7 @@ void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, st
     sizes.push_back(sz);
     strides.push_back(st);
   }
-  if (sizes.size() == 0) return;
+  if (sizes.size() == 0) return false;
   // `is_contiguous = is_contiguous and ...`: Python's `and` stops asking after the first false
   bool contiguous = true, channels_last = true;
   for (size_t k = 0; k < sizes.size(); ++k) {
@@ -64,7 +70,14 @@ void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, st
     contiguous = contiguous && prims_is_contiguous_or_false(ctx, op);
     channels_last = channels_last && prims_is_channels_last_contiguous_2d_or_false(ctx, op);
   }
-  if (contiguous != channels_last) return;  // the contiguous or the channels_last perm
+  if (contiguous && !channels_last) {
+    for (size_t i = 0; i < n; ++i) perm.push_back(n - 1 - i);
+    return true;
+  }
+  if (channels_last && !contiguous) {
+    for (size_t d : {size_t{1}, size_t{3}, size_t{2}, size_t{0}}) perm.push_back(d);
+    return true;
+  }
   auto should_swap = [&](size_t a, size_t b) -> int {
     for (size_t k = 0; k < strides.size(); ++k) {
       const ExprId sa = strides[k][a], sb = strides[k][b];
@@ -78,8 +91,13 @@ void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, st
     }
     return 0;
   };
-  FixedVector<size_t, kMaxRank> perm;
   stride_order_permutation(n, should_swap, perm);
+  return true;
+}
+
+void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape) {
+  FixedVector<size_t, kMaxRank> perm;
+  refs_output_perm(ctx, tensors, shape, perm);
 }
 
 }  // namespace
@@ -93,6 +111,29 @@ void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorI
     if (fake_binary_fast_path_guards(ctx, ops.span())) return;
   }
   refs_perm_questions(ctx, tensors, shape);
+}
+
+void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape,
+                              Dims& out) {
+  ShapeEnv::SuppressGuards read_off_hints(ctx.env);
+  out.clear();
+  if (shape.empty()) return;
+  if (shape.size() == 1) return out.push_back(ctx.ar.one());
+  FixedVector<TensorId, 8> operands;
+  for (TensorId t : tensors)
+    if (ctx.vals.rank(t) != 0 && operands.size() < 8) operands.push_back(t);
+  FixedVector<size_t, kMaxRank> perm;
+  if (operands.size() == 1 && ctx.vals.rank(operands[0]) == shape.size() &&
+      prims_is_non_overlapping_and_dense_or_false(ctx, {ctx.vals.sizes(operands[0]), ctx.vals.strides(operands[0])}))
+    return out.assign(ctx.vals.strides(operands[0]));
+  if (!refs_output_perm(ctx, operands.span(), shape, perm)) return ctx.contiguous_strides(shape, out);
+  // make_contiguous_strides_for(permuted shape), permuted back: Max(1, size) factors
+  out.resize(shape.size(), ctx.ar.one());
+  ExprId running = ctx.ar.one();
+  for (size_t d : perm) {
+    out[d] = running;
+    running = ctx.ar.mul(running, ctx.stride_factor(shape[d]));
+  }
 }
 
 }  // namespace symshape

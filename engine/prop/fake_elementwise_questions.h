@@ -20,4 +20,12 @@ namespace symshape {
 void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorId> tensors,
                                        std::span<const ExprId> shape, bool fast_binary);
 
+// FakeTensorMode's strides for a torch._refs pointwise result (torch/_prims_common
+// compute_elementwise_output_strides), read off the hints: one operand keeps its strides
+// when non-overlapping and dense, otherwise the permutation above laid out contiguously
+// with Max(1, size) factors. Differs from TensorIterator's (elementwise_strides) only at
+// size-1 dims and in those factors.
+void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape,
+                              Dims& out);
+
 }  // namespace symshape

@@ -469,7 +469,8 @@ bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const Opera
   });
 }
 
-bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape) {
+bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape,
+                                  MemoryFormat* format) {
   ExprArena& ar = ctx.ar;
   if (ops.empty()) return false;
   // compute_shape: final_shape = infer_size(final_shape, op.shape), starting from the first
@@ -497,6 +498,7 @@ bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayou
     definitely_contiguous = definitely_contiguous && prims_is_contiguous_or_false(ctx, op);
     definitely_channels_last = definitely_channels_last && prims_is_channels_last_contiguous_2d_or_false(ctx, op);
   }
+  if (format) *format = definitely_contiguous ? MemoryFormat::Contiguous : MemoryFormat::ChannelsLast;
   return definitely_contiguous || definitely_channels_last;
 }
 

@@ -124,7 +124,10 @@ bool prims_is_channels_last_contiguous_2d_or_false(PropContext& ctx, const Opera
 // (each only while every earlier operand passed it). Returns false when PyTorch would take
 // the slow path instead (no operand of the output shape, or neither layout matched).
 // `out_shape`, when given, receives the broadcast shape: a size guarded equal to 1 takes
-// the other operand's size there (a literal 1 against a broadcast stat).
-bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape = nullptr);
+// the other operand's size there (a literal 1 against a broadcast stat). `format`, when
+// given, receives the layout the fast path allocates (torch.empty in the contiguous or the
+// channels_last format).
+bool fake_binary_fast_path_guards(PropContext& ctx, std::span<const OperandLayout> ops, Dims* out_shape = nullptr,
+                                  MemoryFormat* format = nullptr);
 
 }  // namespace symshape

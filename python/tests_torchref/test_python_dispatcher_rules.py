@@ -415,3 +415,45 @@ def test_view_checks_numel_against_the_reduced_inferred_size(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any("//" in g and "==" in g and "%" not in g for g in guards), guards
+
+
+def _fake_strides_equal(doc, path):
+    node_diffs, guard_diffs, _ = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+
+
+def test_fast_binary_result_takes_the_fast_paths_contiguous_strides(tmp_path):
+    # convnext's head norm: (N, 1, 1, C) from a pooled map, strides (C, 1, 1, 1), times its
+    # (N, 1, 1, 1) statistic. Both are contiguous to prims, so the fast path allocates
+    # torch.empty(contiguous): (C, C, C, 1) where TensorIterator keeps (C, 1, 1, 1)
+    _fake_strides_equal(*_graph(tmp_path, "fast_mul_size_one", [
+        ("p", "aten.permute.default", ["x", [0, 2, 3, 1]]),
+        ("s", "aten.sum.dim_IntList", ["p", [-1], True]),
+        ("m", "aten.mul.Tensor", ["p", "s"])], ["n", 64, 1, 1], [2, 64, 1, 1]))
+
+
+def test_static_operands_lay_out_as_the_refs(tmp_path):
+    # MT5's position bias at one query: no symbolic size, so no fast path; the refs' add sorts
+    # the operands' strides (a permuted (1, 4, 1, 1) bias gives (4, 1, 4, 4))
+    _fake_strides_equal(*_graph(tmp_path, "static_add_refs", [
+        ("p", "aten.permute.default", ["y", [2, 0, 1]]),
+        ("u", "aten.unsqueeze.default", ["p", 0]),
+        ("a", "aten.add.Tensor", ["x", "u"])], [1, 4, 1, 1], [1, 4, 1, 1], weights={"y": [1, 1, 4]}))
+
+
+def test_gelu_of_a_strided_input_lays_out_as_its_decomposition(tmp_path):
+    # wav2vec2's positional conv: gelu(conv(x)[:, :, :-1]) of a (N, C, 1) slice with strides
+    # (2*C, 1, C). `a * 0.5` runs the refs (not contiguous), the later products the fast path
+    _fake_strides_equal(*_graph(tmp_path, "gelu_strided", [
+        ("t", "aten.transpose.int", ["x", 1, 2]),
+        ("s", "aten.slice.Tensor", ["t", 2, 0, -1, 1]),
+        ("g", "aten.gelu.default", ["s"])], ["n", 2, 32], [2, 2, 32]))
+
+
+def test_static_layer_norm_keeps_the_refs_strides(tmp_path):
+    # maxvit's head at batch 1: layer_norm of a static (1, 1, 1, C) whose strides are
+    # (C, 1, 1, 1): no fast path, so each step of the decomposition is laid out by the refs
+    _fake_strides_equal(*_graph(tmp_path, "static_layer_norm", [
+        ("p", "aten.permute.default", ["x", [0, 2, 3, 1]]),
+        ("l", "aten.layer_norm.default", ["p", [8], "w", "b", 1e-5, False])], [1, 8, 1, 1], [1, 8, 1, 1],
+        weights={"w": [8], "b": [8]}))

@@ -17,7 +17,7 @@ namespace symshape {
 // size is guarded equal to 1: `x * 0.5` of a length-1 sequence has the size 1, not the
 // expression). When the fast path is taken its final_shape is the output's sizes; shape
 // inference keeps the symbolic ones (batch_norm_2x_guards says why).
-static bool fake_binary_fast_path(PropContext& ctx, std::span<const ArgId> operands, Dims& shape) {
+static bool fake_binary_fast_path(PropContext& ctx, std::span<const ArgId> operands, Dims& shape, MemoryFormat& format) {
   FixedVector<OperandLayout, 8> ops;
   for (ArgId a : operands) {
     if (ctx.is_none(a) || ops.size() == 8) continue;
@@ -30,7 +30,7 @@ static bool fake_binary_fast_path(PropContext& ctx, std::span<const ArgId> opera
   }
   if (ops.empty() || ops[0].scalar) return false;
   Dims final_shape;
-  if (!fake_binary_fast_path_guards(ctx, ops.span(), &final_shape)) return false;
+  if (!fake_binary_fast_path_guards(ctx, ops.span(), &final_shape, &format)) return false;
   if (final_shape.size() == shape.size() && !ctx.inference_mode()) shape = final_shape;
   return true;
 }
@@ -56,9 +56,23 @@ void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& s
   }
   // PyTorch 2.x's questions record the guards; eager 1.13's layout (the goldens) follows
   // from the same answers, read off the hints
-  if (!(path == PointwisePath::FastBinary && any && fake_binary_fast_path(ctx, operands, shape)))
-    fake_elementwise_layout_questions(ctx, tensors.span(), shape, /*fast_binary=*/false);
+  MemoryFormat fast_format = MemoryFormat::Contiguous;
+  const bool fast = path == PointwisePath::FastBinary && any && fake_binary_fast_path(ctx, operands, shape, fast_format);
+  if (!fast) fake_elementwise_layout_questions(ctx, tensors.span(), shape, /*fast_binary=*/false);
   ShapeEnv::SuppressGuards eager_layout(ctx.env);
+  // FakeTensorMode's own strides (ReferenceHost::fake_strides): the fast path's torch.empty,
+  // which differs from TensorIterator's only at size-1 dims. FakeTensorMode tries the fast
+  // path only when an argument has symbolic sizes or strides (_dispatch_impl)
+  if (fast && ctx.host.fake_strides) {
+    bool symbolic = false;
+    for (TensorId t : tensors) {
+      for (ExprId e : ctx.vals.sizes(t)) symbolic |= !ctx.ar.is_constant(e);
+      for (ExprId e : ctx.vals.strides(t)) symbolic |= !ctx.ar.is_constant(e);
+    }
+    if (symbolic) return format_strides(ctx, shape, fast_format, strides);
+  }
+  // ... and torch._refs' layout where the refs run (the slow path included)
+  if (ctx.host.fake_strides && path != PointwisePath::Eager) return refs_elementwise_strides(ctx, tensors.span(), shape, strides);
   elementwise_strides(ctx, tensors.span(), shape, strides, scalar);
   if (path == PointwisePath::Refs) prims_dense_form(ctx, shape, strides);
 }
@@ -176,6 +190,18 @@ void gelu(PropContext& ctx) {
   Dims shape, strides;
   pointwise_layout(ctx, ops, shape, strides);
   if (literal_ones.size() == shape.size()) shape = literal_ones;
+  if (ctx.host.fake_strides) {
+    // FakeTensorMode's strides: `a * 0.5` lays out as the refs do (a fast path only for a
+    // contiguous or channels_last input), and the decomposition's later products of
+    // same-layout operands take the fast path, allocating contiguous or channels_last
+    const TensorId self[] = {ctx.tensor_arg(0)};
+    refs_elementwise_strides(ctx, self, shape, strides);
+    ShapeEnv::SuppressGuards read_off_hints(ctx.env);
+    if (prims_is_contiguous_or_false(ctx, {shape, strides}))
+      ctx.contiguous_strides(shape, strides);
+    else if (prims_is_channels_last_contiguous_2d_or_false(ctx, {shape, strides}))
+      format_strides(ctx, shape, MemoryFormat::ChannelsLast, strides);
+  }
   ctx.set_tensor(ctx.new_tensor(result_type(ctx, ops, PromotionKind::Default), shape, strides));
 }
 

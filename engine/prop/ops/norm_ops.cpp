@@ -140,7 +140,40 @@ Dims layer_norm_stat_sizes(PropContext& ctx, TensorId input, size_t axis) {
 // must stay constraints on the inputs it searches, batch_norm_2x_guards says why).
 struct LayerNormSizes {
   Dims out, rstd;
+  Dims out_strides;  // FakeTensorMode's strides of `out` (ReferenceHost::fake_strides)
 };
+
+// Without a symbolic size or stride FakeTensorMode takes no fast path: the refs lay out
+// (x - mean) * rstd * weight + bias step by step (a (1, 1, 1, C) input keeps its size-1
+// strides through them). With one, the fast paths allocate contiguous results.
+void layer_norm_fake_strides(PropContext& ctx, TensorId input, std::span<const ExprId> x_strides,
+                             std::span<const ExprId> stat, std::span<const ExprId> rstd, ArgId weight, ArgId bias,
+                             LayerNormSizes& r) {
+  bool symbolic = false;
+  for (ExprId e : ctx.vals.sizes(input)) symbolic |= !ctx.ar.is_constant(e);
+  for (ExprId e : ctx.vals.strides(input)) symbolic |= !ctx.ar.is_constant(e);
+  if (symbolic) return ctx.contiguous_strides(r.out, r.out_strides);
+  const Dims sizes(ctx.vals.sizes(input));
+  const DType dt = ctx.vals.dtype(input);
+  Dims stat_strides, rstd_strides;
+  ctx.contiguous_strides(stat, stat_strides);
+  ctx.contiguous_strides(rstd, rstd_strides);
+  TensorId a = ctx.new_tensor(dt, sizes, x_strides);
+  const TensorId mean = ctx.new_tensor(dt, stat, stat_strides), inv = ctx.new_tensor(dt, rstd, rstd_strides);
+  auto step = [&](TensorId rhs) {
+    Dims shape, strides;
+    broadcast_shapes(ctx, ctx.vals.sizes(a), ctx.vals.sizes(rhs), shape);
+    const TensorId ops[] = {a, rhs};
+    refs_elementwise_strides(ctx, ops, shape, strides);
+    a = ctx.new_tensor(dt, shape, strides);
+  };
+  ShapeEnv::SuppressGuards read_off_hints(ctx.env);
+  step(mean);
+  step(inv);
+  for (ArgId param : {weight, bias})
+    if (const auto p = ctx.opt_tensor(param)) step(*p);
+  r.out_strides.assign(ctx.vals.strides(a));
+}
 
 LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgId weight, ArgId bias) {
   const Dims sizes(ctx.vals.sizes(input));  // copied: new tensors below may grow the value table
@@ -183,6 +216,7 @@ LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgI
     r.out = sizes;
     r.rstd = stat;
   }
+  if (ctx.host.fake_strides) layer_norm_fake_strides(ctx, input, x_strides, stat, r.rstd, weight, bias, r);
   return r;
 }
 
@@ -195,7 +229,8 @@ void native_layer_norm(PropContext& ctx) {
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   const DType dt = ctx.vals.dtype(input);
   const LayerNormSizes ln = layer_norm_2x(ctx, input, axis, ctx.arg(2), ctx.arg(3));
-  const TensorId ts[] = {ctx.new_contiguous(dt, ln.out), ctx.new_contiguous(dt, layer_norm_stat_sizes(ctx, input, axis)),
+  const TensorId ts[] = {ln.out_strides.empty() ? ctx.new_contiguous(dt, ln.out) : ctx.new_tensor(dt, ln.out, ln.out_strides),
+                         ctx.new_contiguous(dt, layer_norm_stat_sizes(ctx, input, axis)),
                          ctx.new_contiguous(dt, ln.rstd)};
   ctx.set_tensors(ts);
 }
@@ -208,7 +243,9 @@ void layer_norm(PropContext& ctx) {
   const size_t axis = check_layer_norm(ctx, input, normalized, ctx.arg(2), ctx.arg(3));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   // C++ layer_norm calls native_layer_norm: its statistics are asked about there too
-  ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(input), layer_norm_2x(ctx, input, axis, ctx.arg(2), ctx.arg(3)).out));
+  const LayerNormSizes ln = layer_norm_2x(ctx, input, axis, ctx.arg(2), ctx.arg(3));
+  const DType dt = ctx.vals.dtype(input);
+  ctx.set_tensor(ln.out_strides.empty() ? ctx.new_contiguous(dt, ln.out) : ctx.new_tensor(dt, ln.out, ln.out_strides));
 }
 
 // rms_norm(input, normalized_shape, weight?, eps?): input * rsqrt(mean(x^2)) * weight
