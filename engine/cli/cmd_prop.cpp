@@ -90,29 +90,34 @@ std::vector<std::span<const int64_t>> as_spans(const std::vector<std::vector<int
   return {v.begin(), v.end()};
 }
 
-std::string value_text(const ValueTable& vals, const ExprArena& ar, ValId v) {
+// A node's value as PyTorch prints a SymNode's expr: with the ShapeEnv's replacements as they
+// stand at the end of the run (an unbacked size a later runtime assert equated to an input
+// size prints as that size).
+std::string value_text(const ValueTable& vals, ShapeEnv& env, ValId v) {
   if (!v.valid()) return "-";
+  const ExprArena& ar = env.arena();
+  auto str = [&](ExprId e) { return to_str(ar, env.replace(e)); };
   switch (vals.kind(v)) {
     case ValKind::None: return "None";
     case ValKind::Tensor: {
       const TensorId t = vals.as_tensor(v);
       std::string s = fmt::format("{}[", dtype_name(vals.dtype(t)));
       auto sizes = vals.sizes(t);
-      for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + to_str(ar, sizes[i]);
+      for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + str(sizes[i]);
       s += "] stride [";
       auto strides = vals.strides(t);
-      for (size_t i = 0; i < strides.size(); ++i) s += (i ? ", " : "") + to_str(ar, strides[i]);
+      for (size_t i = 0; i < strides.size(); ++i) s += (i ? ", " : "") + str(strides[i]);
       s += "]";
-      if (vals.tensor(t).storage_offset != ar.zero()) s += " offset " + to_str(ar, vals.tensor(t).storage_offset);
+      if (vals.tensor(t).storage_offset != ar.zero()) s += " offset " + str(vals.tensor(t).storage_offset);
       return s;
     }
     case ValKind::SymInt:
     case ValKind::SymBool:
-    case ValKind::SymFloat: return fmt::format("Sym({})", to_str(ar, vals.as_expr(v)));
+    case ValKind::SymFloat: return fmt::format("Sym({})", str(vals.as_expr(v)));
     case ValKind::List: {
       std::string s = "(";
       auto items = vals.items(v);
-      for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + value_text(vals, ar, items[i]);
+      for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + value_text(vals, env, items[i]);
       return s + ")";
     }
   }
@@ -167,7 +172,7 @@ int run_prop(const PropOptions& opt, bool guards_only) {
       const NodeId n(i);
       nodes.push_back({{"name", l.graph.node_name(n)},
                        {"target", l.graph.node_target(n)},
-                       {"value", value_text(prop.values(), ar, prop.node_values()[i])}});
+                       {"value", value_text(prop.values(), env, prop.node_values()[i])}});
     }
     nlohmann::json j = {{"graph", l.graph.name()}, {"nodes", nodes}, {"guards", guards.text}};
     std::vector<std::string> asserts;
@@ -180,7 +185,7 @@ int run_prop(const PropOptions& opt, bool guards_only) {
   for (uint32_t i = 0; i < l.graph.num_nodes(); ++i) {
     const NodeId n(i);
     fmt::print("  {} = {}: {}\n", l.graph.node_name(n), l.graph.node_target(n),
-               value_text(prop.values(), ar, prop.node_values()[i]));
+               value_text(prop.values(), env, prop.node_values()[i]));
   }
   fmt::print("guards:\n");
   for (const std::string& line : guards.text) fmt::print("  {}\n", line);

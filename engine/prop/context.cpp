@@ -26,7 +26,10 @@ PropContext::PropContext(const Graph& g, ShapeEnv& e, ValueTable& values, std::s
   for (size_t i = 0; i < std::size(kKeyNames); ++i) keys_[i] = g.ops().find_key(kKeyNames[i]);
 }
 
-void PropContext::begin_node(NodeId n) { node_ = n; }
+void PropContext::begin_node(NodeId n) {
+  node_ = n;
+  node_first_tensor_ = vals.tensor_count();
+}
 
 ArgId PropContext::kwarg(Key k) const {
   const KeyId key = keys_[static_cast<size_t>(k)];
@@ -221,7 +224,12 @@ TensorId PropContext::new_view_dtype(TensorId base, DType dtype, std::span<const
   return vals.add_tensor(dtype, sizes, strides, storage_offset, vals.tensor(base).storage);
 }
 
-void PropContext::set_tensor(TensorId t) { set_value(vals.of_tensor(t)); }
+void PropContext::set_tensor(TensorId t) {
+  // a tensor from before this node returned again: an in-place op (or an alias) of it, whose
+  // contents FakeTensor's version counter no longer vouches for
+  if (t.index() < node_first_tensor_ && t.index() < layout_.nonzero_memo.size()) layout_.nonzero_memo[t.index()] = ExprId();
+  set_value(vals.of_tensor(t));
+}
 
 void PropContext::set_value(ValId v) { node_values_[node_.index()] = v; }
 

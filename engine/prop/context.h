@@ -52,11 +52,15 @@ struct LayoutCache {
   // by TensorId: FakeTensorMode's cache metadata already asked of the tensor
   // (fake_dispatch_cache.h), so an operand seen by many ops is not hashed again
   std::vector<uint8_t> metadata_asked;
+  // by TensorId: FakeTensor's nonzero_memo, the unbacked count of its nonzero() (invalid:
+  // none yet, or the tensor was a node's result since, as an in-place op's is)
+  std::vector<ExprId> nonzero_memo;
   void clear() {
     entries.clear();
     std::fill(table.begin(), table.end(), 0u);
     dims.clear();
     metadata_asked.clear();
+    nonzero_memo.clear();
   }
 };
 
@@ -185,6 +189,13 @@ class PropContext {
     asked[t.index()] = 1;
     return true;
   }
+  // FakeTensor's nonzero_memo of tensor t: the count a nonzero() of it created, kept until
+  // an in-place op returns t (its version moves). Invalid when none.
+  ExprId& nonzero_memo(TensorId t) {
+    std::vector<ExprId>& memo = layout_.nonzero_memo;
+    if (memo.size() <= t.index()) memo.resize(t.index() + t.index() / 2 + 64);
+    return memo[t.index()];
+  }
   // Under ShapeEnv::SuppressGuards an answer is computed but not kept: it recorded no
   // guard, and a later question must still record its own.
   template <class F>
@@ -278,6 +289,7 @@ class PropContext {
   std::vector<FailedCheck>* failed_checks_ = nullptr;  // inference mode when set
 
   NodeId node_;
+  uint32_t node_first_tensor_ = 0;  // vals.tensor_count() when the node began
   std::span<ValId> node_values_;
   KeyId keys_[static_cast<size_t>(Key::kCount)];
 };

@@ -170,8 +170,11 @@ pyb::object value_object(const PropagationHandle& p, ValId v, bool concrete) {
   const ValueTable& vals = p.prop().values();
   ShapeEnv& env = p.env();
   const ExprArena& ar = env.arena();
+  // symbolic text as PyTorch prints a SymNode's expr: with the replacements as they stand at
+  // the end of the run (an unbacked size a later runtime assert equated to an input size)
+  auto text = [&](ExprId e) { return pyb::str(to_str(ar, env.replace(e))); };
   auto expr = [&](ExprId e) -> pyb::object {
-    if (!concrete) return pyb::str(to_str(ar, e));
+    if (!concrete) return text(e);
     if (!env.has_hint(e)) return pyb::none();  // unbacked: no value at these sizes
     return pyb::int_(env.size_hint(e));
   };
@@ -189,10 +192,9 @@ pyb::object value_object(const PropagationHandle& p, ValId v, bool concrete) {
       d["storage_offset"] = expr(vals.tensor(t).storage_offset);
       return d;
     }
-    case ValKind::SymInt:
-      return concrete ? expr(vals.as_expr(v)) : pyb::object(pyb::str(to_str(ar, vals.as_expr(v))));
+    case ValKind::SymInt: return expr(vals.as_expr(v));
     case ValKind::SymBool:
-    case ValKind::SymFloat: return pyb::str(to_str(ar, vals.as_expr(v)));
+    case ValKind::SymFloat: return text(vals.as_expr(v));
     case ValKind::List: {
       pyb::list l;
       for (ValId item : vals.items(v)) l.append(value_object(p, item, concrete));

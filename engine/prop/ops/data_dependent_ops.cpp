@@ -2,6 +2,8 @@
 // size is a fresh unbacked size-like symbol (the conform driver binds it from the first
 // golden value it appears in). nonzero / argwhere / where(cond), masked_select,
 // repeat_interleave, the unique family, bincount, one_hot, item.
+#include <limits>
+
 #include "prop/dtype_rules.h"
 #include "prop/ops/index_family.h"
 #include "prop/ops/view_geometry.h"
@@ -17,10 +19,35 @@ ExprId unbacked_size(PropContext& ctx, int64_t min, ExprId max) {
   return u;
 }
 
+namespace {
+
+// The largest int PyTorch's fake kernels give a data-dependent count of a symbolic numel
+// (sys.maxsize - 1), which a replacement by a backed size hands on to that size's range.
+constexpr int64_t kUnboundedCount = std::numeric_limits<int64_t>::max() - 1;
+
+}  // namespace
+
+ExprId element_count(PropContext& ctx, TensorId t) {
+  const ExprId count = numel(ctx, ctx.vals.sizes(t));
+  if (ctx.known_true(ctx.ar.eq(count, ctx.ar.zero()))) return ctx.ar.zero();
+  return unbacked_size(ctx, 0, ctx.ar.is_integer_const(count) ? count : ctx.ar.integer(kUnboundedCount));
+}
+
+// FakeTensor's nonzero keeps its count on the tensor (nonzero_memo): a mask indexed twice
+// (x[mask], then x[mask] = v) has one unbacked count. Its upper bound is the numel's
+// range's, sys.maxsize - 1 when that is unbounded (fake_impls.py nonzero).
 ExprId nonzero_count(PropContext& ctx, TensorId mask) {
+  if (const ExprId memo = ctx.nonzero_memo(mask); memo.valid()) return memo;
   const ExprId count = numel(ctx, ctx.vals.sizes(mask));
   if (ctx.known_true(ctx.ar.eq(count, ctx.ar.zero()))) return ctx.ar.zero();
-  return unbacked_size(ctx, 0, count);
+  ExprId hi = count;
+  if (!ctx.ar.is_integer_const(count)) {
+    const ValueRange r = ctx.env.bound(count);
+    hi = ctx.ar.integer(r.hi.kind == ExtNum::Kind::Int ? r.hi.i : kUnboundedCount);
+  }
+  const ExprId u = unbacked_size(ctx, 0, hi);
+  ctx.nonzero_memo(mask) = u;
+  return u;
 }
 
 namespace {
@@ -117,7 +144,7 @@ void repeat_interleave_self_int(PropContext& ctx) { repeat_interleave_self(ctx, 
 void unique_flat(PropContext& ctx, bool return_inverse, bool return_counts, bool inverse_for_counts, bool three) {
   ExprArena& ar = ctx.ar;
   const TensorId x = ctx.tensor_arg(0);
-  const ExprId u = nonzero_count(ctx, x);
+  const ExprId u = element_count(ctx, x);
   const ExprId values[] = {u}, empty[] = {ar.zero()};
   const Dims in_sizes(ctx.vals.sizes(x));
   TensorId out[3];

@@ -18,8 +18,11 @@ std::span<const OpRuleEntry> embedding_bag_entries();   // embedding_bag / _embe
 // used only when it is a constant (PyTorch bounds nonzero by a static numel).
 ExprId unbacked_size(PropContext& ctx, int64_t min, ExprId max);
 
-// The number of true elements of `mask` (nonzero's length): 0 when the mask is statically
-// empty, else a fresh unbacked size in [0, numel].
+// A count of `t`'s elements that depends on its contents (unique's length): 0 when `t` is
+// statically empty, else a fresh unbacked size in [0, numel].
+ExprId element_count(PropContext& ctx, TensorId t);
+// The number of true elements of `mask` (nonzero's length): element_count, kept per tensor
+// as FakeTensor's nonzero_memo keeps it (the same mask gives the same unbacked count).
 ExprId nonzero_count(PropContext& ctx, TensorId mask);
 
 }  // namespace symshape
