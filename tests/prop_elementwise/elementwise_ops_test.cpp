@@ -147,6 +147,36 @@ TEST(Layout, RefsUnaryOpsGiveChannelsLastStridesMaxFactors) {
   EXPECT_EQ(h.stride("s"), (Ints{1600, 1, 160, 16}));
 }
 
+// FakeTensorMode's own strides (ReferenceHost::fake_strides) differ from TensorIterator's at
+// size-1 dims: the binary fast path allocates torch.empty(contiguous), gelu's decomposition
+// runs the refs first, dropout's clone of a strided select is dense, and a static
+// layer_norm's steps are laid out by the refs. Eager keeps its own.
+TEST(Layout, FakeStridesFollowTheFastPathTheRefsAndTheClone) {
+  for (const bool fake : {false, true}) {
+    PropHarness h;
+    if (fake) h.fake_strides();
+    h.input("x", "float32", {2, 64, 1, 1}, {"N", "", "", ""}).input("y", "float32", {2, 2, 32}, {"N", "", ""});
+    h.input("z", "float32", {2, 5, 64}, {"N", "T", ""});
+    h.call("p", "aten.permute.default", "[" + N("x") + ", [0, 2, 3, 1]]");
+    h.call("s", "aten.sum.dim_IntList", "[" + N("p") + ", [-1], true]");
+    h.call("m", "aten.mul.Tensor", "[" + N("p") + ", " + N("s") + "]");
+    h.call("t", "aten.transpose.int", "[" + N("y") + ", 1, 2]");
+    h.call("c", "aten.slice.Tensor", "[" + N("t") + ", 2, 0, -1, 1]");
+    h.call("g", "aten.gelu.default", "[" + N("c") + "]");
+    h.call("e", "aten.select.int", "[" + N("z") + ", 1, 0]");
+    h.call("d", "aten.dropout.default", "[" + N("e") + ", 0.0, false]");
+    // a static layer_norm takes no fast path: its refs steps keep (1, 1, 1, C)'s strides
+    h.attr("a", "float32", {1, 8, 1, 1}, {8, 1, 1, 1}).attr("lw", "float32", {8}, {1}).attr("lb", "float32", {8}, {1});
+    h.call("q", "aten.permute.default", "[" + N("a") + ", [0, 2, 3, 1]]");
+    h.call("l", "aten.layer_norm.default", "[" + N("q") + ", [8], " + N("lw") + ", " + N("lb") + ", 1e-05, false]");
+    ASSERT_TRUE(h.run()) << h.error();
+    EXPECT_EQ(h.stride("l"), fake ? (Ints{8, 1, 1, 1}) : (Ints{8, 8, 8, 1}));
+    EXPECT_EQ(h.stride("m"), fake ? (Ints{64, 64, 64, 1}) : (Ints{64, 1, 1, 1}));
+    EXPECT_EQ(h.stride("g"), fake ? (Ints{32, 1, 1}) : (Ints{32, 1, 32}));
+    EXPECT_EQ(h.stride("d"), fake ? (Ints{64, 1}) : (Ints{320, 1}));
+  }
+}
+
 TEST(Layout, ChannelsLastOperandDecides) {
   PropHarness h;
   h.attr("w", "float32", {2, 3, 4, 5}, {60, 1, 15, 3}).input("x", "float32", {2, 3, 4, 5});

@@ -65,6 +65,13 @@ class PropHarness {
     return *this;
   }
 
+  // Report FakeTensorMode's strides where they differ from the eager kernels'
+  // (ReferenceHost::fake_strides, as the differential harness asks).
+  PropHarness& fake_strides() {
+    fake_strides_ = true;
+    return *this;
+  }
+
   // Loads and propagates; returns whether propagation succeeded (error() otherwise).
   bool run() {
     std::string json = R"({"format": "fx-graph-json", "version": 1, "name": "t", "producer": {)" + producer_ +
@@ -85,6 +92,11 @@ class PropHarness {
     }
     rules_.resolve(ops_);
     prop_ = std::make_unique<Propagator>(graph_, rules_);
+    if (fake_strides_) {
+      ReferenceHost host = kFakeTensorModeHost;
+      host.fake_strides = true;
+      prop_->set_reference_host(host);
+    }
     std::vector<std::span<const int64_t>> spans;
     for (const auto& s : sizes_) spans.emplace_back(s);
     status_ = prop_->run(env_, spans);
@@ -150,6 +162,7 @@ class PropHarness {
   RuleTable rules_;
   ShapeEnv env_;
   std::unique_ptr<Propagator> prop_;
+  bool fake_strides_ = false;
   PropStatus status_;
 };
 
