@@ -490,3 +490,15 @@ def test_values_print_with_the_final_replacements(tmp_path):
     _fake_strides_equal(doc, path)
     values = {n["name"]: n["value"] for n in symshape.load(path).propagate(example=0, strides="fake").nodes}
     assert not values["a"]["shape"][0].startswith("u"), values["a"]
+
+
+def test_batch_norm_of_a_channel_split_runs_the_refs_sort(tmp_path):
+    # lambda_resnet26t's attention: batch_norm of one chunk of a qkv conv's channels. The
+    # chunk is neither contiguous nor channels_last, so the decomposition's `input - mean`
+    # declines the fast path and the refs' layout sort asks `W' != W'*H'` and the like
+    _fake_strides_equal(*_graph(tmp_path, "bn_channel_split", [
+        ("c", "aten.conv2d.default", ["x", "w", None, [16, 16], [0, 0], [1, 1], 1]),
+        ("s", "aten.split_with_sizes.default", ["c", [4, 12], 1]),
+        ("q", "operator.getitem", ["s", 0]),
+        ("n", "aten.batch_norm.default", ["q", "g", "bb", "rm", "rv", False, 0.1, 1e-5, True])],
+        ["n", 3, "h", "w"], [2, 3, 64, 80], weights={"w": [16, 3, 16, 16], "g": [4], "bb": [4], "rm": [4], "rv": [4]}))

@@ -300,7 +300,7 @@ void check_features(PropContext& ctx, ArgId a, std::string_view name, ExprId c) 
 // literal 1 replaces it, as fake_impls.infer_size picks the other side of a 1; the layout
 // stays eager 1.13's (batch_norm_strides).
 void batch_norm_2x_guards(PropContext& ctx, TensorId input, ExprId c, bool training, Dims& out) {
-  const auto sizes = ctx.vals.sizes(input);
+  const Dims sizes(ctx.vals.sizes(input));  // a copy: the stat tensor below may grow the value table
   const size_t rank = sizes.size();
   Dims stat, stat_strides;
   if (training) stat.push_back(ctx.ar.one());
@@ -308,7 +308,12 @@ void batch_norm_2x_guards(PropContext& ctx, TensorId input, ExprId c, bool train
   while (stat.size() < rank - (training ? 0 : 1)) stat.push_back(ctx.ar.one());
   ctx.contiguous_strides(stat, stat_strides);
   const OperandLayout ops[] = {{sizes, ctx.vals.strides(input)}, {stat, stat_strides}};
-  fake_binary_fast_path_guards(ctx, ops, &out);
+  if (!fake_binary_fast_path_guards(ctx, ops, &out)) {
+    // an input neither contiguous nor channels_last (a channel split of a conv output):
+    // `input - mean` runs the refs, whose layout sort asks its own questions
+    const TensorId operands[] = {input, ctx.new_tensor(ctx.vals.dtype(input), stat, stat_strides)};
+    fake_elementwise_layout_questions(ctx, operands, out, /*fast_binary=*/false);
+  }
   // shape inference keeps the symbolic sizes: its later checks must stay constraints on the
   // inputs it searches, not literals of the branch one trace took
   if (out.size() != rank || ctx.inference_mode()) out.assign(sizes);
