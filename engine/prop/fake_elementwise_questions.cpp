@@ -127,13 +127,7 @@ void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensor
       prims_is_non_overlapping_and_dense_or_false(ctx, {ctx.vals.sizes(operands[0]), ctx.vals.strides(operands[0])}))
     return out.assign(ctx.vals.strides(operands[0]));
   if (!refs_output_perm(ctx, operands.span(), shape, perm)) return ctx.contiguous_strides(shape, out);
-  // make_contiguous_strides_for(permuted shape), permuted back: Max(1, size) factors
-  out.resize(shape.size(), ctx.ar.one());
-  ExprId running = ctx.ar.one();
-  for (size_t d : perm) {
-    out[d] = running;
-    running = ctx.ar.mul(running, ctx.stride_factor(shape[d]));
-  }
+  dense_strides_in_order(ctx, shape, perm.span(), out);
 }
 
 }  // namespace symshape

@@ -92,15 +92,9 @@ void infer_dense_strides(PropContext& ctx, TensorId t, Dims& out) {
   };
   FixedVector<size_t, kMaxRank> perm;
   stride_order_permutation(n, should_swap, perm);
-  out.resize(n);
-  ExprId running = ar.one();
-  for (size_t k = 0; k < n; ++k) {
-    const size_t d = perm[k];
-    out[d] = running;
-    // sizes 0 and 1 do not advance the stride (PyTorch 2.x's empty_like is refs'
-    // empty_permuted, whose C++ strides keep Max(1, (H - 3)//16 + 1))
-    running = ar.mul(running, ctx.stride_factor(sizes[d]));
-  }
+  // sizes 0 and 1 do not advance the stride (PyTorch 2.x's empty_like is refs'
+  // empty_permuted, whose C++ strides keep Max(1, (H - 3)//16 + 1))
+  dense_strides_in_order(ctx, sizes, perm.span(), out);
 }
 
 void format_strides(PropContext& ctx, std::span<const ExprId> sizes, MemoryFormat format, Dims& out) {

@@ -291,6 +291,23 @@ void elementwise_strides(PropContext& ctx, std::span<const TensorId> inputs, std
   forked_strides(ctx, inputs, shape, has_cpu_scalar, fork, out_strides);
 }
 
+void dense_strides_in_order(PropContext& ctx, std::span<const ExprId> shape, std::span<const size_t> perm, Dims& out) {
+  out.resize(shape.size());
+  ExprId running = ctx.ar.one();
+  for (size_t d : perm) {
+    out[d] = running;
+    running = ctx.ar.mul(running, ctx.stride_factor(shape[d]));
+  }
+}
+
+bool has_symbolic_layout(PropContext& ctx, TensorId t) {
+  for (ExprId e : ctx.vals.sizes(t))
+    if (!ctx.ar.is_constant(e)) return true;
+  for (ExprId e : ctx.vals.strides(t))
+    if (!ctx.ar.is_constant(e)) return true;
+  return false;
+}
+
 bool same_values_at_example(PropContext& ctx, std::span<const ExprId> a, std::span<const ExprId> b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

@@ -66,6 +66,15 @@ void stride_order_permutation(size_t n, ShouldSwap&& should_swap, FixedVector<si
   }
 }
 
+// Dense strides laying `shape` out in the order `perm` (fastest-moving dim first), each size
+// contributing PropContext::stride_factor (make_contiguous_strides_for of the permuted
+// shape, permuted back; at::infer_dense_strides).
+void dense_strides_in_order(PropContext& ctx, std::span<const ExprId> shape, std::span<const size_t> perm, Dims& out);
+
+// FakeTensor's `_has_symbolic_sizes_strides`: some size or stride of `t` is not a number.
+// FakeTensorMode tries its fast op impls only for such arguments.
+bool has_symbolic_layout(PropContext& ctx, TensorId t);
+
 // Product of sizes (numel).
 ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 

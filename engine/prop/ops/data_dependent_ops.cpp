@@ -27,26 +27,34 @@ constexpr int64_t kUnboundedCount = std::numeric_limits<int64_t>::max() - 1;
 
 }  // namespace
 
-ExprId element_count(PropContext& ctx, TensorId t) {
+namespace {
+
+// A fresh count of `t`'s elements (0 when `t` is statically empty), at most the numel: its
+// value when a number, else `range_hi` of its range (nonzero) or sys.maxsize - 1 (unique).
+ExprId count_of_elements(PropContext& ctx, TensorId t, bool range_hi) {
   const ExprId count = numel(ctx, ctx.vals.sizes(t));
   if (ctx.known_true(ctx.ar.eq(count, ctx.ar.zero()))) return ctx.ar.zero();
-  return unbacked_size(ctx, 0, ctx.ar.is_integer_const(count) ? count : ctx.ar.integer(kUnboundedCount));
+  int64_t hi = kUnboundedCount;
+  if (ctx.ar.is_integer_const(count)) {
+    hi = ctx.ar.int_value(count);
+  } else if (range_hi) {
+    const ValueRange r = ctx.env.bound(count);
+    if (r.hi.kind == ExtNum::Kind::Int) hi = r.hi.i;
+  }
+  return unbacked_size(ctx, 0, ctx.ar.integer(hi));
 }
+
+}  // namespace
+
+ExprId element_count(PropContext& ctx, TensorId t) { return count_of_elements(ctx, t, /*range_hi=*/false); }
 
 // FakeTensor's nonzero keeps its count on the tensor (nonzero_memo): a mask indexed twice
 // (x[mask], then x[mask] = v) has one unbacked count. Its upper bound is the numel's
 // range's, sys.maxsize - 1 when that is unbounded (fake_impls.py nonzero).
 ExprId nonzero_count(PropContext& ctx, TensorId mask) {
   if (const ExprId memo = ctx.nonzero_memo(mask); memo.valid()) return memo;
-  const ExprId count = numel(ctx, ctx.vals.sizes(mask));
-  if (ctx.known_true(ctx.ar.eq(count, ctx.ar.zero()))) return ctx.ar.zero();
-  ExprId hi = count;
-  if (!ctx.ar.is_integer_const(count)) {
-    const ValueRange r = ctx.env.bound(count);
-    hi = ctx.ar.integer(r.hi.kind == ExtNum::Kind::Int ? r.hi.i : kUnboundedCount);
-  }
-  const ExprId u = unbacked_size(ctx, 0, hi);
-  ctx.nonzero_memo(mask) = u;
+  const ExprId u = count_of_elements(ctx, mask, /*range_hi=*/true);
+  if (u != ctx.ar.zero()) ctx.nonzero_memo(mask) = u;
   return u;
 }
 

@@ -1,6 +1,7 @@
 // Pointwise ops (semantics.md H.4): unary, binary and ternary TensorIterator ops and
 // their in-place forms. Output shape = broadcast of the tensor operands, dtype = H.3
 // promotion of the op's kind, strides = eager TensorIterator allocation.
+#include <algorithm>
 #include <vector>
 
 #include "prop/ops/elementwise_common.h"
@@ -63,14 +64,9 @@ void pointwise_layout(PropContext& ctx, std::span<const ArgId> operands, Dims& s
   // FakeTensorMode's own strides (ReferenceHost::fake_strides): the fast path's torch.empty,
   // which differs from TensorIterator's only at size-1 dims. FakeTensorMode tries the fast
   // path only when an argument has symbolic sizes or strides (_dispatch_impl)
-  if (fast && ctx.host.fake_strides) {
-    bool symbolic = false;
-    for (TensorId t : tensors) {
-      for (ExprId e : ctx.vals.sizes(t)) symbolic |= !ctx.ar.is_constant(e);
-      for (ExprId e : ctx.vals.strides(t)) symbolic |= !ctx.ar.is_constant(e);
-    }
-    if (symbolic) return format_strides(ctx, shape, fast_format, strides);
-  }
+  if (fast && ctx.host.fake_strides &&
+      std::any_of(tensors.begin(), tensors.end(), [&](TensorId t) { return has_symbolic_layout(ctx, t); }))
+    return format_strides(ctx, shape, fast_format, strides);
   // ... and torch._refs' layout where the refs run (the slow path included)
   if (ctx.host.fake_strides && path != PointwisePath::Eager) return refs_elementwise_strides(ctx, tensors.span(), shape, strides);
   elementwise_strides(ctx, tensors.span(), shape, strides, scalar);

@@ -149,10 +149,7 @@ struct LayerNormSizes {
 void layer_norm_fake_strides(PropContext& ctx, TensorId input, std::span<const ExprId> x_strides,
                              std::span<const ExprId> stat, std::span<const ExprId> rstd, ArgId weight, ArgId bias,
                              LayerNormSizes& r) {
-  bool symbolic = false;
-  for (ExprId e : ctx.vals.sizes(input)) symbolic |= !ctx.ar.is_constant(e);
-  for (ExprId e : ctx.vals.strides(input)) symbolic |= !ctx.ar.is_constant(e);
-  if (symbolic) return ctx.contiguous_strides(r.out, r.out_strides);
+  if (has_symbolic_layout(ctx, input)) return ctx.contiguous_strides(r.out, r.out_strides);
   const Dims sizes(ctx.vals.sizes(input));
   const DType dt = ctx.vals.dtype(input);
   Dims stat_strides, rstd_strides;
