@@ -55,4 +55,35 @@ void fake_cache_output_questions(PropContext& ctx, ValId out) {
   if (out.valid()) value_metadata(ctx, out);
 }
 
+namespace {
+
+void set_contiguity_walk(PropContext& ctx, ValId v) {
+  ExprArena& ar = ctx.ar;
+  switch (ctx.vals.kind(v)) {
+    case ValKind::Tensor: {
+      const TensorId t = ctx.vals.as_tensor(v);
+      const auto sizes = ctx.vals.sizes(t), strides = ctx.vals.strides(t);
+      ExprId expected = ar.one();
+      for (size_t d = sizes.size(); d-- > 0;) {
+        if (ctx.guard_or_false(ar.eq(sizes[d], ar.one()))) continue;
+        if (ctx.guard_or_true(ar.ne(strides[d], expected))) return;
+        expected = ar.mul(expected, sizes[d]);
+      }
+      break;
+    }
+    case ValKind::List:
+      for (ValId item : ctx.vals.items(v)) set_contiguity_walk(ctx, item);
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void fake_cache_view_output_questions(PropContext& ctx, ValId out) {
+  if (!out.valid()) return;
+  ShapeEnv::SuppressGuards suppressed(ctx.env);
+  set_contiguity_walk(ctx, out);
+}
+
 }  // namespace symshape

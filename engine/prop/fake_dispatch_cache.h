@@ -17,5 +17,12 @@ namespace symshape {
 void fake_cache_key_questions(PropContext& ctx);
 // After the rule (a miss): the metadata of the node's output tensors.
 void fake_cache_output_questions(PropContext& ctx, ValId out);
+// After those, for a view op: _output_from_cache_entry rebuilds each output tensor with
+// `set_` on the input's storage under suppress_guards, and c10's contiguity walk over its
+// layout asks `size == 1` (guard_or_false) and `stride != expected` (guard_or_true) innermost
+// first. Nothing is recorded, but _maybe_evaluate_static's cache keeps each undecided answer
+// until its version moves, so a later guard does not decide the same question then
+// (lowformer_b15: a slice's `160*X != 160*Y` is still a guard after `X == Y`).
+void fake_cache_view_output_questions(PropContext& ctx, ValId out);
 
 }  // namespace symshape

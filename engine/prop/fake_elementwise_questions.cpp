@@ -13,7 +13,7 @@ bool refs_ge(PropContext& ctx, ExprId a, ExprId b) {
   ExprArena& ar = ctx.ar;
   if (decide(ctx, ar.eq(b, ar.zero()))) return true;
   if (decide(ctx, ar.eq(a, ar.zero()))) return false;
-  return decide(ctx, ar.ge(a, b)) || decide(ctx, ar.eq(ar.mod(a, b), ar.zero()));
+  return decide(ctx, python_ge(ar, a, b)) || decide(ctx, ar.eq(ar.mod(a, b), ar.zero()));
 }
 
 // An operand as torch._refs' _maybe_broadcast hands it on: x.expand(shape) when its sizes

@@ -114,6 +114,11 @@ struct SchemaTable {
           continue;
         }
         SchemaArg a = parse_arg(part);
+        const size_t alias = part.find("Tensor(");
+        if (alias != std::string_view::npos) {
+          const size_t end = part.find(')', alias);
+          if (part.substr(alias, end - alias).find('!') == std::string_view::npos) s.is_view = true;
+        }
         a.kwarg_only = kwarg_only;
         if (!kwarg_only) ++s.num_positional;
         args.push_back(a);

@@ -32,6 +32,9 @@ struct OpSchema {
   std::string_view target;            // "aten.conv2d.default"
   std::span<const SchemaArg> args;    // positional first, then keyword-only
   uint32_t num_positional = 0;
+  // OpOverload.is_view: an argument aliased without a write (`Tensor(a)`, `Tensor(a -> *)`),
+  // so FakeTensorMode's dispatch cache rebuilds the output with `set_` on the input's storage
+  bool is_view = false;
 };
 
 // The schema of `target`, or nullptr when the table has none. Thread-safe (built once).

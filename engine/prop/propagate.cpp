@@ -8,6 +8,7 @@
 #include "core/checked_math.h"
 #include "prop/context.h"
 #include "prop/fake_dispatch_cache.h"
+#include "prop/op_schema.h"
 
 namespace symshape {
 
@@ -340,9 +341,12 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
   ctx.host.eager_torch = eager_torch_;
   if (fake_dispatch_.size() != graph_.num_nodes()) {
     fake_dispatch_.assign(graph_.num_nodes(), 0);
-    for (uint32_t i = 0; i < graph_.num_nodes(); ++i)
-      fake_dispatch_[i] = graph_.node_kind(NodeId(i)) == NodeKind::CallFunction &&
-                          graph_.node_target(NodeId(i)).starts_with("aten.");
+    for (uint32_t i = 0; i < graph_.num_nodes(); ++i) {
+      if (graph_.node_kind(NodeId(i)) != NodeKind::CallFunction || !graph_.node_target(NodeId(i)).starts_with("aten."))
+        continue;
+      const OpSchema* schema = find_op_schema(graph_.node_target(NodeId(i)));
+      fake_dispatch_[i] = kFakeDispatched | (schema && schema->is_view ? kFakeView : 0);
+    }
   }
   NodeId current;
   try {
@@ -368,6 +372,7 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
           if (!node_values_[i].valid())
             throw_error(ErrorKind::Internal, fmt::format("rule for {} set no value", graph_.node_target(n)));
           if (fake_dispatch_[i]) fake_cache_output_questions(ctx, node_values_[i]);
+          if (fake_dispatch_[i] & kFakeView) fake_cache_view_output_questions(ctx, node_values_[i]);
           break;
         }
         case NodeKind::Output: {

@@ -129,8 +129,9 @@ class Propagator {
   ValueTable values_;
   std::vector<ValId> node_values_;
   LayoutCache layout_cache_;  // PropContext's layout answers; capacity kept across runs
-  // Per node: an aten op, dispatched through FakeTensorMode's cache (fake_dispatch_cache.h);
-  // filled on the first run (the graph is immutable)
+  // Per node: an aten op, dispatched through FakeTensorMode's cache (fake_dispatch_cache.h),
+  // and whether it is a view op; filled on the first run (the graph is immutable)
+  static constexpr uint8_t kFakeDispatched = 1, kFakeView = 2;
   std::vector<uint8_t> fake_dispatch_;
   std::vector<TrackedInput> tracked_;
   std::vector<InputSource> input_sources_;

@@ -386,6 +386,11 @@ ExprId python_lt(ExprArena& ar, ExprId a, ExprId b) {
   return ar.lt(a, b);
 }
 
+ExprId python_ge(ExprArena& ar, ExprId a, ExprId b) {
+  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.le(b, a);
+  return ar.ge(a, b);
+}
+
 namespace {
 
 // check_contiguous_sizes_strides(false_if_dde=True) over the dims in `order` (innermost first).

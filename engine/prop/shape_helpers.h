@@ -90,6 +90,9 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 // (mobilevit's view helper strides, docs/torchref.md "Python's reflected comparisons").
 // C++ (c10 SymInt::sym_lt) keeps the order: use ExprArena::lt there.
 ExprId python_lt(ExprArena& ar, ExprId a, ExprId b);
+// Python's `a >= b` likewise: `int >= SymInt` asks the reflected SymInt.__le__, `b <= a`, a
+// guard of class `>` when false (the refs layout sort's `ge(1, S)` of a chunked query).
+ExprId python_ge(ExprArena& ar, ExprId a, ExprId b);
 
 // A tensor operand as the Python predicates of torch._prims_common see it.
 struct OperandLayout {

@@ -502,3 +502,51 @@ def test_batch_norm_of_a_channel_split_runs_the_refs_sort(tmp_path):
         ("q", "operator.getitem", ["s", 0]),
         ("n", "aten.batch_norm.default", ["q", "g", "bb", "rm", "rv", False, 0.1, 1e-5, True])],
         ["n", 3, "h", "w"], [2, 3, 64, 80], weights={"w": [16, 3, 16, 16], "g": [4], "bb": [4], "rm": [4], "rv": [4]}))
+
+
+def _patch_grid_attention(stride):
+    # lowformer's attention: a stride-`stride` conv's (A, B) grid flattened to S = A*B tokens,
+    # permuted to (n, 2, S, 120) and chunked into q, k, v along the last dim (last stride S)
+    return [
+        ("c", "aten.conv2d.default", ["x", "w0", None, [stride, stride], [0, 0], [1, 1], 1]),
+        ("b", "aten.sym_size.int", ["c", 0]), ("ha", "aten.sym_size.int", ["c", 2]),
+        ("wa", "aten.sym_size.int", ["c", 3]), ("s", "operator.mul", ["ha", "wa"]),
+        ("r", "aten.reshape.default", ["c", ["b", 2, 120, "s"]]),
+        ("p", "aten.permute.default", ["r", [0, 1, 3, 2]]),
+        ("ch", "aten.chunk.default", ["p", 3, 3]),
+        ("q", "operator.getitem", ["ch", 0]), ("k", "operator.getitem", ["ch", 1]),
+        ("v", "operator.getitem", ["ch", 2]),
+        ("a", "aten.scaled_dot_product_attention.default", ["q", "k", "v", None, 0.0, False])]
+
+
+def test_sdpa_math_path_runs_its_decomposition(tmp_path):
+    # a query whose last stride is S is not flash's (check_last_dim_stride_equals_1): the math
+    # fallback's ops each ask FakeTensorMode's questions. `q * scale` is torch._refs' mul, whose
+    # layout sort asks `ge(1, S)` as Python reflects it (`S <= 1`, a `>` guard) and then
+    # `1 % S == 0`; the matmul, _safe_softmax's eq / all / where follow
+    doc, path = _graph(tmp_path, "sdpa_math", _patch_grid_attention(32), ["n", 3, "h", "w"], [2, 3, 64, 64],
+                       weights={"w0": [240, 3, 1, 1]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.startswith("(1 % ") for g in guards), guards
+    assert any(g.endswith(" > 1") and "// 32" in g for g in guards), guards
+
+
+def test_view_output_questions_stay_undecided_until_the_version_moves(tmp_path):
+    # lowformer's upsampled branch: a conv_transpose (2A, 2B) sliced to a stride-16 conv's
+    # (C, D), then added to it. The slice's cache entry rebuilds the view with `set_`, whose
+    # contiguity walk asks `2A != C`, `4*A*B != C*D` and `320*A*B != 80*C*D` under
+    # suppress_guards; the add's contiguity check then records all three, the last although
+    # the second implies it, since _maybe_evaluate_static's cache still holds it undecided
+    doc, path = _graph(tmp_path, "slice_add", [
+        ("c", "aten.conv2d.default", ["x", "w0", None, [32, 32], [0, 0], [1, 1], 1]),
+        ("t", "aten.conv_transpose2d.input", ["c", "wt", None, [2, 2], [0, 0], [0, 0], 1, [1, 1]]),
+        ("d", "aten.conv2d.default", ["x", "w1", None, [16, 16], [0, 0], [1, 1], 1]),
+        ("hd", "aten.sym_size.int", ["d", 2]), ("wd", "aten.sym_size.int", ["d", 3]),
+        ("s0", "aten.slice.Tensor", ["t", 2, None, "hd", 1]),
+        ("s1", "aten.slice.Tensor", ["s0", 3, None, "wd", 1]),
+        ("a", "aten.add.Tensor", ["s1", "d"])], ["n", 3, "h", "w"], [2, 3, 64, 64],
+        weights={"w0": [80, 3, 1, 1], "wt": [80, 80, 2, 2], "w1": [80, 3, 1, 1]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.startswith("(320") and "==" in g for g in guards), guards

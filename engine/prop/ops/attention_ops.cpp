@@ -18,6 +18,7 @@
 // key / value heads of 1 against more query heads (`check_batch_size_and_num_heads_dense`'s
 // `supports_mqa`: `q_num_heads > 0 && k_num_heads == 1 && v_num_heads == 1`); 2.13 runs the
 // math path for both. The graph's producer picks (ReferenceHost::eager_torch).
+#include "prop/fake_elementwise_questions.h"
 #include "prop/memory_format.h"
 #include "prop/ops/matmul_family.h"
 #include "prop/shape_helpers.h"
@@ -90,6 +91,132 @@ bool flash_selected(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::o
   return dt == DType::Float32 || dt == DType::Float64 || dt == DType::BFloat16 || dt == DType::Float16;
 }
 
+// ---- the math fallback, as FakeTensorMode runs it ------------------------------------------
+// `_scaled_dot_product_attention_math` (attention.cpp) is C++ calling aten ops, each
+// dispatched to FakeTensorMode on its own: the ops below, in its order, ask their questions
+// of intermediate tensors laid out as FakeTensorMode lays them out. Traced on 2.13 with a
+// chunked query (lowformer's last stride S): `q * scale` is aten.mul.Scalar, run by
+// torch._refs through prims.mul (the layout sort's `S <= 1`, `Mod(1, S) == 0`), the scores are
+// the matmul decomposition's bmm, `_safe_softmax` runs its torch/_decomp decomposition.
+
+// A torch._refs pointwise op of tensors (Python scalars aside): torch._refs' _maybe_broadcast
+// (_broadcast_shapes' and should_expand's questions), the prims layout sort, and the result
+// as prims' empty_permuted lays it out.
+TensorId refs_pointwise(PropContext& ctx, std::span<const TensorId> tensors, DType dtype) {
+  ExprArena& ar = ctx.ar;
+  // _broadcast_shapes: the common shape starts as 1s; each operand's dims, innermost first
+  size_t rank = 0;
+  for (TensorId t : tensors) rank = std::max<size_t>(rank, ctx.vals.rank(t));
+  Dims shape;
+  shape.resize(rank, ar.one());
+  for (TensorId t : tensors) {
+    const Dims s(ctx.vals.sizes(t));
+    for (size_t j = 1; j <= s.size(); ++j) {
+      const ExprId x = s[s.size() - j];
+      ExprId& common = shape[rank - j];
+      if (ctx.guard_or_false(ar.eq(x, common))) continue;
+      if (ctx.guard_or_false(ar.eq(common, ar.one()))) common = x;
+      if (ctx.guard_or_false(ar.eq(x, ar.one()))) continue;
+      if (!check_ok(ctx, ar.eq(common, x)))
+        ctx.fail("Attempting to broadcast a dimension of length {}! Mismatching argument had {}; but expected shape "
+                 "should be broadcastable to {}",
+                 ctx.str(x), ctx.shape_str(s), ctx.shape_str(shape));
+    }
+  }
+  // should_expand(x.shape, common_shape): the first dim whose sizes differ ends it
+  for (TensorId t : tensors) {
+    const Dims s(ctx.vals.sizes(t));
+    if (s.empty() || s.size() != shape.size()) continue;  // a CPU scalar is kept; a shorter shape expands
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (ctx.guard_or_false(ar.ne(s[i], shape[i]))) break;
+      const ExprId x1 = ar.eq(s[i], ar.one()), y1 = ar.eq(shape[i], ar.one());
+      if (!ctx.guard_or_false(ar.logical_and(x1, y1)) && ctx.guard_or_false(ar.logical_or(x1, y1))) break;
+    }
+  }
+  fake_elementwise_layout_questions(ctx, tensors, shape, /*fast_binary=*/false);
+  Dims strides;
+  refs_elementwise_strides(ctx, tensors, shape, strides);
+  return ctx.new_tensor(dtype, shape, strides);
+}
+
+TensorId refs_pointwise(PropContext& ctx, TensorId t, DType dtype) {
+  const TensorId ts[] = {t};
+  return refs_pointwise(ctx, ts, dtype);
+}
+
+// convert_boolean_attn_mask: a bool mask becomes `where(mask, 0.0, -inf)` (two 0-d CPU
+// scalars: only the mask is laid out); any other mask passes unchanged.
+TensorId converted_attn_mask(PropContext& ctx, TensorId mask, DType dtype) {
+  if (ctx.vals.dtype(mask) != DType::Bool) return mask;
+  return refs_pointwise(ctx, mask, dtype);
+}
+
+// `attn + mask` through aten.add.Tensor: fake_impls' binary fast path first, torch._refs
+// when it declines.
+TensorId add_through_fast_path(PropContext& ctx, TensorId a, TensorId b) {
+  const Dims sa(ctx.vals.sizes(a)), sta(ctx.vals.strides(a)), sb(ctx.vals.sizes(b)), stb(ctx.vals.strides(b));
+  const OperandLayout ops[] = {{sa, sta}, {sb, stb}};
+  Dims shape, strides;
+  MemoryFormat format = MemoryFormat::Contiguous;
+  if (!fake_binary_fast_path_guards(ctx, ops, &shape, &format)) {
+    const TensorId ts[] = {a, b};
+    return refs_pointwise(ctx, ts, ctx.vals.dtype(a));
+  }
+  format_strides(ctx, shape, format, strides);
+  return ctx.new_tensor(ctx.vals.dtype(a), shape, strides);
+}
+
+// torch/_decomp safe_softmax: softmax (a C++ meta, contiguous), `eq(-inf)`, all(dim,
+// keepdim) (logical_not(any(logical_not(x))), any as a bool sum after `to`), zeros_like,
+// where(masked_rows, zeros, out).
+TensorId safe_softmax(PropContext& ctx, TensorId x) {
+  const DType dt = ctx.vals.dtype(x);
+  const Dims shape(ctx.vals.sizes(x));
+  const TensorId out = ctx.new_contiguous(dt, shape);
+  const TensorId masked = refs_pointwise(ctx, x, DType::Bool);
+  const TensorId inverted = refs_pointwise(ctx, masked, DType::Bool);
+  // `to(dtype)` of the sum: _to_copy's convert_element_type asks is_non_overlapping_and_dense
+  (void)prims_is_non_overlapping_and_dense_or_false(ctx, {ctx.vals.sizes(inverted), ctx.vals.strides(inverted)});
+  Dims rows(shape);
+  rows.back() = ctx.ar.one();
+  const TensorId any_rows = refs_pointwise(ctx, ctx.new_contiguous(DType::Bool, rows), DType::Bool);  // ne(sum, 0)
+  const TensorId masked_rows = refs_pointwise(ctx, any_rows, DType::Bool);                            // logical_not
+  const TensorId where_ops[] = {masked_rows, ctx.new_contiguous(dt, shape), out};
+  return refs_pointwise(ctx, where_ops, dt);
+}
+
+// The math fallback's questions, in its order; its result (matmul(attn, value)) is
+// contiguous, so only the guards are kept.
+void sdpa_math_questions(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::optional<TensorId> mask,
+                         bool is_causal, std::span<const ExprId> batch) {
+  const DType dt = ctx.vals.dtype(q);
+  const TensorId q_scaled = refs_pointwise(ctx, q, dt);
+  if (is_causal) {
+    // ones((L, S), bool).tril(), then convert_boolean_attn_mask
+    const ExprId ls[] = {ctx.vals.sizes(q)[ctx.vals.rank(q) - 2], ctx.vals.sizes(k)[ctx.vals.rank(k) - 2]};
+    mask = converted_attn_mask(ctx, ctx.new_contiguous(DType::Bool, ls), dt);
+  }
+  // pre_process_group_query_attention_input: with enable_gqa the key / value heads are
+  // repeated to the query's (repeat_interleave: a new contiguous tensor)
+  auto with_batch = [&](TensorId t) {
+    const auto s = ctx.vals.sizes(t);
+    if (s.size() < 2 || s.size() - 2 != batch.size()) return t;
+    bool same = true;
+    for (size_t i = 0; same && i < batch.size(); ++i) same = s[i] == batch[i];
+    if (same) return t;
+    Dims full(batch);
+    full.push_back(s[s.size() - 2]);
+    full.push_back(s[s.size() - 1]);
+    return ctx.new_contiguous(ctx.vals.dtype(t), full);
+  };
+  const TensorId k_full = with_batch(k), v_full = with_batch(v);
+  const TensorId k_scaled = refs_pointwise(ctx, transposed_last2(ctx, k_full), dt);
+  TensorId attn = matmul(ctx, q_scaled, k_scaled);
+  if (mask) attn = add_through_fast_path(ctx, attn, *mask);
+  attn = safe_softmax(ctx, attn);
+  (void)matmul(ctx, attn, v_full);
+}
+
 // scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, *,
 // scale, enable_gqa)
 void sdpa_rule(PropContext& ctx) {
@@ -143,7 +270,11 @@ void sdpa_rule(PropContext& ctx) {
   out.push_back(sv.back());
   const ArgId dropout_arg = ctx.arg(4).valid() ? ctx.arg(4) : ctx.kwarg(Key::dropout_p);
   const double dropout = ctx.is_none(dropout_arg) ? 0.0 : ctx.float_const(dropout_arg);
-  if (flash_selected(ctx, q, k, v, mask, dropout, gqa)) {
+  const ArgId causal_arg = ctx.arg(5).valid() ? ctx.arg(5) : ctx.kwarg(Key::is_causal);
+  const bool is_causal = !ctx.is_none(causal_arg) && ctx.bool_const(causal_arg);
+  const bool flash = flash_selected(ctx, q, k, v, mask, dropout, gqa);
+  const std::optional<TensorId> converted = mask ? std::optional(converted_attn_mask(ctx, *mask, ctx.vals.dtype(q))) : mask;
+  if (flash) {
     // _scaled_dot_product_flash_attention_for_cpu: empty_like(query) (sizes are q's: the
     // selection required equal batch, heads (or 2.14's one key / value head) and head dims;
     // 2.14's unbatched input gets the leading 1 back off, leaving q's layout)
@@ -152,6 +283,7 @@ void sdpa_rule(PropContext& ctx) {
     ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(q), ctx.vals.sizes(q), strides));
     return;
   }
+  if (dropout == 0.0) sdpa_math_questions(ctx, q, k, v, converted, is_causal, gqa ? std::span<const ExprId>(batch) : std::span<const ExprId>());
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(q), out));
 }
 

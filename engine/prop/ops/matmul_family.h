@@ -23,6 +23,8 @@ TensorId mm(PropContext& ctx, TensorId a, TensorId b);
 TensorId mv(PropContext& ctx, TensorId a, TensorId v);
 TensorId dot(PropContext& ctx, TensorId a, TensorId b);
 TensorId matmul(PropContext& ctx, TensorId a, TensorId b);
+// t.mT(): a view with the last two dims (sizes and strides) swapped.
+TensorId transposed_last2(PropContext& ctx, TensorId t);
 
 std::span<const OpRuleEntry> product_rules();    // matmul_ops.cpp: mm, bmm, addmm, ..., matmul, linear
 std::span<const OpRuleEntry> einsum_rules();     // einsum_ops.cpp

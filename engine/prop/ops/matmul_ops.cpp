@@ -47,16 +47,6 @@ void same_dtype(PropContext& ctx, TensorId a, TensorId b, const char* what) {
 
 std::span<const ExprId> sizes(PropContext& ctx, TensorId t) { return ctx.vals.sizes(t); }
 
-// (sizes of) t.t() / t.mT(): the last two dims swapped.
-TensorId transposed_last2(PropContext& ctx, TensorId t) {
-  Dims s(ctx.vals.sizes(t)), st(ctx.vals.strides(t));
-  const size_t n = s.size();
-  if (n >= 2) {
-    std::swap(s[n - 1], s[n - 2]);
-    std::swap(st[n - 1], st[n - 2]);
-  }
-  return ctx.new_view(t, s, st, ctx.vals.tensor(t).storage_offset);
-}
 
 // Tensor::t(): rank <= 2.
 TensorId t_2d(PropContext& ctx, TensorId t) {
@@ -187,6 +177,16 @@ void check_expand(PropContext& ctx, std::span<const ExprId> s, std::span<const E
                "Target sizes: {}.  Tensor sizes: {}",
                ctx.str(target[off + i]), ctx.str(s[i]), off + i, ctx.shape_str(target), ctx.shape_str(s));
   }
+}
+
+TensorId transposed_last2(PropContext& ctx, TensorId t) {
+  Dims s(ctx.vals.sizes(t)), st(ctx.vals.strides(t));
+  const size_t n = s.size();
+  if (n >= 2) {
+    std::swap(s[n - 1], s[n - 2]);
+    std::swap(st[n - 1], st[n - 2]);
+  }
+  return ctx.new_view(t, s, st, ctx.vals.tensor(t).storage_offset);
 }
 
 TensorId mm(PropContext& ctx, TensorId a, TensorId b) {
