@@ -57,11 +57,23 @@ void fake_cache_output_questions(PropContext& ctx, ValId out) {
 
 namespace {
 
+// Does `s` back one of the current node's tensor arguments?
+bool aliases_an_argument(PropContext& ctx, StorageId s) {
+  for (ArgId a : ctx.graph.node_args(ctx.node())) {
+    if (!a.valid() || ctx.graph.arg_kind(a) != ArgKind::Node) continue;
+    const ValId v = ctx.value_of(a);
+    if (ctx.vals.kind(v) == ValKind::Tensor && ctx.vals.tensor(ctx.vals.as_tensor(v)).storage == s) return true;
+  }
+  return false;
+}
+
 void set_contiguity_walk(PropContext& ctx, ValId v) {
   ExprArena& ar = ctx.ar;
   switch (ctx.vals.kind(v)) {
     case ValKind::Tensor: {
       const TensorId t = ctx.vals.as_tensor(v);
+      // a composite view op (reshape, flatten) that copied dispatched no view op
+      if (!aliases_an_argument(ctx, ctx.vals.tensor(t).storage)) return;
       const auto sizes = ctx.vals.sizes(t), strides = ctx.vals.strides(t);
       ExprId expected = ar.one();
       for (size_t d = sizes.size(); d-- > 0;) {
