@@ -283,8 +283,9 @@ namespace {
 // SymPy tree (window partitions that split and re-collapse the same dims block after block,
 // maxvit with dynamic H and W: each block triples it), the requested length is kept:
 // PyTorch's own sympy walks such trees for hours (FloorDiv.eval's simplify), and its guards'
-// text grows with the tree. docs/torchref.md, "The view helper's sizes".
-constexpr uint32_t kMaxHelperSizeTree = 256;
+// text grows with the tree. Large enough for the nested ceil(../2) patch sizes PyTorch does
+// carry (mobilevitv2). docs/torchref.md, "The view helper's sizes".
+constexpr uint32_t kMaxHelperSizeTree = 2048;
 
 void take_helper_sizes(const ExprArena& ar, std::span<const ExprId> helper_sizes, Dims& sizes) {
   if (helper_sizes.size() != sizes.size()) return;  // the helper raised or took another path
