@@ -28,4 +28,10 @@ void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorI
 void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape,
                               Dims& out);
 
+// A torch._refs pointwise op run under FakeTensorMode on `tensors` (Python scalars aside):
+// _maybe_broadcast (_broadcast_shapes' and should_expand's questions), the prims layout sort,
+// and its result as prims' empty_permuted lays it out (the decompositions' intermediates).
+TensorId refs_pointwise(PropContext& ctx, std::span<const TensorId> tensors, DType dtype);
+TensorId refs_pointwise(PropContext& ctx, TensorId t, DType dtype);
+
 }  // namespace symshape

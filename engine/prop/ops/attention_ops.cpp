@@ -99,51 +99,6 @@ bool flash_selected(PropContext& ctx, TensorId q, TensorId k, TensorId v, std::o
 // torch._refs through prims.mul (the layout sort's `S <= 1`, `Mod(1, S) == 0`), the scores are
 // the matmul decomposition's bmm, `_safe_softmax` runs its torch/_decomp decomposition.
 
-// A torch._refs pointwise op of tensors (Python scalars aside): torch._refs' _maybe_broadcast
-// (_broadcast_shapes' and should_expand's questions), the prims layout sort, and the result
-// as prims' empty_permuted lays it out.
-TensorId refs_pointwise(PropContext& ctx, std::span<const TensorId> tensors, DType dtype) {
-  ExprArena& ar = ctx.ar;
-  // _broadcast_shapes: the common shape starts as 1s; each operand's dims, innermost first
-  size_t rank = 0;
-  for (TensorId t : tensors) rank = std::max<size_t>(rank, ctx.vals.rank(t));
-  Dims shape;
-  shape.resize(rank, ar.one());
-  for (TensorId t : tensors) {
-    const Dims s(ctx.vals.sizes(t));
-    for (size_t j = 1; j <= s.size(); ++j) {
-      const ExprId x = s[s.size() - j];
-      ExprId& common = shape[rank - j];
-      if (ctx.guard_or_false(ar.eq(x, common))) continue;
-      if (ctx.guard_or_false(ar.eq(common, ar.one()))) common = x;
-      if (ctx.guard_or_false(ar.eq(x, ar.one()))) continue;
-      if (!check_ok(ctx, ar.eq(common, x)))
-        ctx.fail("Attempting to broadcast a dimension of length {}! Mismatching argument had {}; but expected shape "
-                 "should be broadcastable to {}",
-                 ctx.str(x), ctx.shape_str(s), ctx.shape_str(shape));
-    }
-  }
-  // should_expand(x.shape, common_shape): the first dim whose sizes differ ends it
-  for (TensorId t : tensors) {
-    const Dims s(ctx.vals.sizes(t));
-    if (s.empty() || s.size() != shape.size()) continue;  // a CPU scalar is kept; a shorter shape expands
-    for (size_t i = 0; i < s.size(); ++i) {
-      if (ctx.guard_or_false(ar.ne(s[i], shape[i]))) break;
-      const ExprId x1 = ar.eq(s[i], ar.one()), y1 = ar.eq(shape[i], ar.one());
-      if (!ctx.guard_or_false(ar.logical_and(x1, y1)) && ctx.guard_or_false(ar.logical_or(x1, y1))) break;
-    }
-  }
-  fake_elementwise_layout_questions(ctx, tensors, shape, /*fast_binary=*/false);
-  Dims strides;
-  refs_elementwise_strides(ctx, tensors, shape, strides);
-  return ctx.new_tensor(dtype, shape, strides);
-}
-
-TensorId refs_pointwise(PropContext& ctx, TensorId t, DType dtype) {
-  const TensorId ts[] = {t};
-  return refs_pointwise(ctx, ts, dtype);
-}
-
 // convert_boolean_attn_mask: a bool mask becomes `where(mask, 0.0, -inf)` (two 0-d CPU
 // scalars: only the mask is laid out); any other mask passes unchanged.
 TensorId converted_attn_mask(PropContext& ctx, TensorId mask, DType dtype) {
@@ -283,7 +238,11 @@ void sdpa_rule(PropContext& ctx) {
     ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(q), ctx.vals.sizes(q), strides));
     return;
   }
-  if (dropout == 0.0) sdpa_math_questions(ctx, q, k, v, converted, is_causal, gqa ? std::span<const ExprId>(batch) : std::span<const ExprId>());
+  // dropout > 0: the fallback's dropout questions are not modelled (eval exports have none)
+  if (dropout == 0.0) {
+    const std::span<const ExprId> gqa_batch = gqa ? std::span<const ExprId>(batch) : std::span<const ExprId>();
+    sdpa_math_questions(ctx, q, k, v, converted, is_causal, gqa_batch);
+  }
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(q), out));
 }
 

@@ -47,7 +47,6 @@ void same_dtype(PropContext& ctx, TensorId a, TensorId b, const char* what) {
 
 std::span<const ExprId> sizes(PropContext& ctx, TensorId t) { return ctx.vals.sizes(t); }
 
-
 // Tensor::t(): rank <= 2.
 TensorId t_2d(PropContext& ctx, TensorId t) {
   const size_t n = ctx.vals.rank(t);
