@@ -362,7 +362,17 @@ ValueRange neg(const ValueRange& x) {
 }
 
 ValueRange floordiv(const ValueRange& x, const ValueRange& y) {
-  if (contains_zero(y)) return ValueRange::unknown();
+  if (contains_zero(y)) {
+    // A divisor that may be 0 still leaves the quotient's sign when neither operand
+    // changes sign (value_ranges.py floordiv, PyTorch 2.13): `(a - 1)//2 + 1` over
+    // `ceil(b / 2)` with both at least 0 is at least 0.
+    const ExtNum zero = ExtNum::of(0);
+    if ((y.lo >= zero && x.lo >= zero) || (y.hi <= zero && x.hi <= zero))
+      return ValueRange(zero, ExtNum::int_oo(1));
+    if ((y.hi <= zero && x.lo >= zero) || (y.lo >= zero && x.hi <= zero))
+      return ValueRange(ExtNum::int_oo(-1), zero);
+    return ValueRange::unknown();
+  }
   // an undefined corner (inf // inf) is sign(x) * sign(y) * int_oo
   return corners(x, y, floordiv_w, [](const Wide& a, const Wide& b) { return wide_inf(sign_of(a) * sign_of(b), false); });
 }

@@ -550,3 +550,42 @@ def test_view_output_questions_stay_undecided_until_the_version_moves(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any(g.startswith("(320") and "==" in g for g in guards), guards
+
+
+def test_group_norm_affine_asks_the_input_layout(tmp_path):
+    # torch._refs native_group_norm on CPU with a weight ends in `x * w + b`, w and b the
+    # per-(N, C) scale and shift unsqueezed to (N, C, 1, 1): the binary fast path asks
+    # is_channels_last_contiguous_2d of the contiguous input, `H'*W' != 1` over a stride-2
+    # conv's output (timm resnetv2_50d_gn's stem)
+    doc, path = _graph(tmp_path, "group_norm_affine", [
+        ("c", "aten.conv2d.default", ["x", "w0", None, [2, 2], [1, 1], [1, 1], 1]),
+        ("g", "aten.group_norm.default", ["c", 4, "gw", "gb", 1e-5, False])], ["n", 3, "h", "w"], [2, 3, 33, 40],
+        weights={"w0": [8, 3, 3, 3], "gw": [8], "gb": [8]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.endswith(" != 1") and "*" in g and "// 2" in g for g in guards), guards
+
+
+def test_group_norm_without_weight_views_back(tmp_path):
+    # without a weight the decomposition normalizes the (N, G, C // G, H*W) reshape and views
+    # it back to the input's shape, then adds the bias: each step through the fast path
+    doc, path = _graph(tmp_path, "group_norm_plain", [
+        ("c", "aten.conv2d.default", ["x", "w0", None, [2, 2], [1, 1], [1, 1], 1]),
+        ("g", "aten.group_norm.default", ["c", 2, None, "gb", 1e-5, False])], ["n", 3, "h", "w"], [2, 3, 33, 40],
+        weights={"w0": [8, 3, 3, 3], "gb": [8]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+
+
+def test_layer_norm_of_5d_asks_the_statistics_layout(tmp_path):
+    # video swin's patch embedding: conv3d, permuted to (B, D, H, W, C), layer_norm over C.
+    # prims.var's 4-d result leaves through the dispatch cache, whose suggest_memory_format
+    # asks `D*Max(1, H)*Max(1, W) > 1` of its strides (the Max folds for these sizes)
+    doc, path = _graph(tmp_path, "layer_norm_5d", [
+        ("c", "aten.conv3d.default", ["x", "w0", None, [2, 4, 4], [0, 0, 0], [1, 1, 1], 1]),
+        ("p", "aten.permute.default", ["c", [0, 2, 3, 4, 1]]),
+        ("n", "aten.layer_norm.default", ["p", [8], "lw", "lb", 1e-5, False])], [1, 3, "d", "h", "w"], [1, 3, 8, 32, 40],
+        weights={"w0": [8, 3, 2, 4, 4], "lw": [8], "lb": [8]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.endswith(" > 1") and g.startswith("(L['x'].size()[2] // 2)*") for g in guards), guards

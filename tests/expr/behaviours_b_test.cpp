@@ -26,7 +26,22 @@ TEST_F(ExprBehaviour, B38_FloorDivByRangeContainingZeroIsUnknown) {
   ranges[a.symbol_id(y).index()] = R(-3, 3);
   const ValueRange r = bound(a, a.floordiv(x, y), ranges);
   EXPECT_EQ(r.str(), "[-oo, oo]");
-  EXPECT_EQ(vr::floordiv(R(1, 10), R(0, 5)).str(), "[-oo, oo]");
+  EXPECT_EQ(vr::floordiv(R(-4, 10), R(0, 5)).str(), "[-oo, oo]");
+}
+
+// PyTorch 2.x keeps the quotient's sign when neither operand changes sign
+// (docs/torchref.md, "A divisor range that holds 0").
+TEST_F(ExprBehaviour, B38_FloorDivByRangeFromZeroKeepsTheSign) {
+  EXPECT_EQ(vr::floordiv(R(1, 10), R(0, 5)).str(), "[0, int_oo]");
+  EXPECT_EQ(vr::floordiv(R(-10, -1), R(-5, 0)).str(), "[0, int_oo]");
+  EXPECT_EQ(vr::floordiv(R(0, 10), R(-5, 0)).str(), "[-int_oo, 0]");
+  EXPECT_EQ(vr::floordiv(R(-10, 0), R(0, 5)).str(), "[-int_oo, 0]");
+  // a size-like chain: (c - 1)//2 + 1 over ceil((..)/2) of a range from 0
+  const ExprId c = a.symbol("c", SymbolKind::Free, kFactInteger);
+  std::vector<ValueRange> ranges(a.symbol_count(), ValueRange::unknown_int());
+  ranges[a.symbol_id(c).index()] = R(0, 100);
+  const ExprId num = a.add(a.floordiv(a.sub(c, a.one()), a.integer(2)), a.one());
+  EXPECT_EQ(bound(a, a.floordiv(num, c), ranges).str(), "[0, int_oo]");
 }
 
 TEST_F(ExprBehaviour, B39_ZeroTimesUnknownIsZero) {

@@ -181,7 +181,14 @@ LayerNormSizes layer_norm_2x(PropContext& ctx, TensorId input, size_t axis, ArgI
     x_strides.assign(ctx.vals.strides(input));
   else
     ctx.contiguous_strides(sizes, x_strides);
-  empty_strided_questions(ctx, std::span<const ExprId>(sizes).first(axis));
+  const std::span<const ExprId> reduced = std::span<const ExprId>(sizes).first(axis);
+  empty_strided_questions(ctx, reduced);
+  // prims.var's result leaves through FakeTensorMode's dispatch cache, whose metadata asks
+  // suggest_memory_format of it: a question when it is 4-d / 5-d (a 5-d input normalized
+  // over its last dim, video swin's (B, D, H, W, C))
+  Dims var_strides;
+  ctx.contiguous_strides(reduced, var_strides);
+  fake_cache_metadata_questions(ctx, {reduced, var_strides});
   const TensorId stats[] = {ctx.new_tensor(ctx.vals.dtype(input), stat, stat_strides)};
   fake_elementwise_layout_questions(ctx, stats, stat, /*fast_binary=*/false);
 
@@ -414,20 +421,71 @@ void check_group_norm(PropContext& ctx, TensorId input, ArgId weight, ArgId bias
   }
 }
 
+// The binary ops of torch/_refs native_group_norm that take the whole input, each through
+// FakeTensorMode's binary fast path (its per-operand is_contiguous and
+// is_channels_last_contiguous_2d ask of H and W: a contiguous input's `H*W != 1`).
+// On CPU with a weight: `x * w + b`, where w and b are the per-(N, C) scale and shift made
+// contiguous, as_strided to (N, C) and unsqueezed to the input's rank (strides (C, 1, ..., 1)).
+// Without a weight: `(x_reshaped - mean) * rstd` on the reshaped (N, G, C // G, HxW) input
+// and the (N, G, 1, 1) statistics, `.view(input.shape)`, then `+ bias` unsqueezed to
+// (1, C, 1, ...).
+void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> input_sizes, std::span<const ExprId> strides,
+                                 std::span<const ExprId> reshaped, bool has_weight, bool has_bias) {
+  ExprArena& ar = ctx.ar;
+  const Dims sizes(input_sizes);  // copied: the value table may grow below
+  const size_t rank = sizes.size();
+  Dims result;
+  if (has_weight) {
+    Dims scale, scale_strides;
+    scale.resize(rank, ar.one());
+    scale_strides.resize(rank, ar.one());
+    scale[0] = sizes[0], scale[1] = sizes[1];
+    scale_strides[0] = sizes[1];
+    const OperandLayout mul_ops[] = {{sizes, strides}, {scale, scale_strides}};
+    MemoryFormat format = MemoryFormat::Contiguous;
+    if (!fake_binary_fast_path_guards(ctx, mul_ops, &result, &format)) return;
+    Dims product_strides;
+    format_strides(ctx, result, format, product_strides);
+    const OperandLayout add_ops[] = {{result, product_strides}, {scale, scale_strides}};
+    fake_binary_fast_path_guards(ctx, add_ops);
+    return;
+  }
+  Dims x_strides, stat, stat_strides;
+  stat.resize(reshaped.size(), ar.one());
+  stat[0] = reshaped[0], stat[1] = reshaped[1];
+  ctx.contiguous_strides(reshaped, x_strides);
+  ctx.contiguous_strides(stat, stat_strides);
+  for (int step = 0; step < 2; ++step) {  // - mean, * rstd
+    const OperandLayout ops[] = {{reshaped, x_strides}, {stat, stat_strides}};
+    if (!fake_binary_fast_path_guards(ctx, ops, &result)) return;
+  }
+  reshape_view_helper_guards(ctx, reshaped, x_strides, sizes);
+  if (!has_bias) return;
+  Dims out_strides, bias, bias_strides;
+  bias.resize(rank, ar.one());
+  bias_strides.resize(rank, ar.one());
+  ctx.contiguous_strides(sizes, out_strides);
+  bias[1] = sizes[1];
+  bias_strides[0] = sizes[1];
+  const OperandLayout add_ops[] = {{sizes, out_strides}, {bias, bias_strides}};
+  fake_binary_fast_path_guards(ctx, add_ops);
+}
+
 // Under the Python dispatcher (export, Dynamo) the native_group_norm that C++ group_norm
 // calls on its input made contiguous in the suggested format runs torch/_refs
 // native_group_norm, whose first step reshapes that input to (N, G, C // G, HxW): the
 // reshape's _reshape_view_helper questions (`numel == 0`, is_contiguous's `numel < 2`, the
-// view's own) are guards. The rest of the decomposition (var_mean, the affine broadcast)
-// asks nothing that is not already decided for a dense input.
+// view's own) are guards. var_mean and the statistics' arithmetic on (N, G, ...) ask
+// nothing of H and W; the ops on the whole input do (group_norm_output_questions).
 void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                     ExprId groups) {
+                                     ExprId groups, bool has_weight, bool has_bias) {
   ExprArena& ar = ctx.ar;
   if (sizes.size() < 2 || !ctx.known_true(ar.eq(ar.mod(sizes[1], groups), ar.zero()))) return;
   ExprId hxw = ar.one();
   for (size_t i = 2; i < sizes.size(); ++i) hxw = ar.mul(hxw, sizes[i]);
   const ExprId shape[] = {sizes[0], groups, ar.floordiv(sizes[1], groups), hxw};
   reshape_view_helper_guards(ctx, sizes, strides, shape);
+  group_norm_output_questions(ctx, sizes, strides, shape, has_weight, has_bias);
 }
 
 // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
@@ -440,7 +498,8 @@ void group_norm(PropContext& ctx) {
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   Dims strides;
   format_strides(ctx, ctx.vals.sizes(input), suggest_memory_format(ctx, input), strides);
-  group_norm_decomposition_guards(ctx, ctx.vals.sizes(input), strides, ctx.int_expr(ctx.arg(1)));
+  group_norm_decomposition_guards(ctx, ctx.vals.sizes(input), strides, ctx.int_expr(ctx.arg(1)),
+                                  ctx.opt_tensor(ctx.arg(2)).has_value(), ctx.opt_tensor(ctx.arg(3)).has_value());
   ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), ctx.vals.sizes(input), strides));
 }
 
