@@ -337,7 +337,7 @@ bool PropContext::is_non_overlapping_and_dense(TensorId t) {
 // counts as "no" (guard_or_false), like PyTorch's size-oblivious contiguity checks
 // (layout_predicates.h).
 bool PropContext::compute_is_contiguous(TensorId t) {
-  return layout::contiguous(*this, vals.sizes(t), vals.strides(t), [this](ExprId c) { return guard_or_false(c); });
+  return layout::contiguous_sym(*this, vals.sizes(t), vals.strides(t), [this](ExprId c) { return guard_or_false(c); });
 }
 
 bool PropContext::compute_is_channels_last_contiguous(TensorId t) {

@@ -46,6 +46,18 @@ bool contiguous(PropContext& ctx, std::span<const ExprId> sizes, std::span<const
   return stride_walk(ctx, sizes, strides, order.span(), decide) || has_zero_dim(ctx, sizes, decide);
 }
 
+// c10's _compute_contiguous_sym (PyTorch 2.x, what C++ is_contiguous() asks of a symbolic
+// tensor): `numel == 0` first, then the stride walk. When the walk fails, the SymBool it
+// builds instead is decided by the answers the walk recorded, so no per-dim `size == 0`
+// question follows (1.13's `is_empty` test came last, layout::contiguous above).
+template <class Decide>
+bool contiguous_sym(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides, Decide&& decide) {
+  if (decide(ctx.ar.eq(ctx.ar.mul(sizes), ctx.ar.zero()))) return true;
+  FixedVector<size_t, kMaxRank> order;
+  for (size_t i = sizes.size(); i-- > 0;) order.push_back(i);
+  return stride_walk(ctx, sizes, strides, order.span(), decide);
+}
+
 // c10 compute_channels_last_contiguous_2d/_3d: dims in order C, W, H, (D,) N. Unlike
 // the contiguous test there is no empty-tensor shortcut.
 template <class Decide>

@@ -589,3 +589,17 @@ def test_layer_norm_of_5d_asks_the_statistics_layout(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any(g.endswith(" > 1") and g.startswith("(L['x'].size()[2] // 2)*") for g in guards), guards
+
+
+def test_cpp_contiguous_asks_numel_first(tmp_path):
+    # C++ contiguous() of a permuted tensor whose size h // 4 may be 0 by its range: c10's
+    # _compute_contiguous_sym asks `numel == 0` first and, its walk failing, no per-dim
+    # `size == 0` (1.13's is_empty test came last, one question per dim)
+    doc, path = _graph(tmp_path, "contiguous_numel", [
+        ("hs", "aten.sym_size.int", ["x", 1]), ("q", "operator.floordiv", ["hs", 4]),
+        ("s", "aten.slice.Tensor", ["x", 1, None, "q", 1]),
+        ("p", "aten.permute.default", ["s", [0, 3, 1, 2]]),
+        ("c", "aten.contiguous.default", ["p"])], [2, "h", "w", 3], [2, 9, 7, 3])
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.endswith(" != 0") and "*" in g for g in guards), guards
