@@ -603,3 +603,33 @@ def test_cpp_contiguous_asks_numel_first(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any(g.endswith(" != 0") and "*" in g for g in guards), guards
+
+
+def test_roll_runs_its_index_decomposition(tmp_path):
+    # torchvision swin's shifted windows: torch/_refs roll is index_select(dim, fmod(start +
+    # arange(size), size)) per dim; arange's (size,) result goes through the binary fast
+    # path, whose is_contiguous asks `size < 2` of a conv output's H' = (H - 4)//4 + 1: its
+    # guard refines H's range to 8 and up
+    doc, path = _graph(tmp_path, "roll_shift", [
+        ("c", "aten.conv2d.default", ["x", "w0", None, [4, 4], [0, 0], [1, 1], 1]),
+        ("p", "aten.permute.default", ["c", [0, 2, 3, 1]]),
+        ("r", "aten.roll.default", ["p", [-3, -3], [1, 2]])], ["n", 3, "h", "w"], [2, 3, 40, 56],
+        weights={"w0": [8, 3, 4, 4]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert "8 <= L['x'].size()[2]" in guards, guards
+
+
+@pytest.mark.parametrize("op", ["aten.silu_.default", "aten.sigmoid_.default", "aten.hardswish_.default",
+                                "aten.neg_.default", "aten.hardtanh.default"])
+def test_inplace_pointwise_asks_the_functional_layout(tmp_path, op):
+    # nfnet's conv -> silu_: an in-place pointwise op runs its functional meta with out=self,
+    # whose empty_like asks is_contiguous (`H' == 1`, `W' == 1`) and
+    # is_channels_last_contiguous_2d (`H'*W' != 1`) of self; hardtanh's reference clamps
+    # and asks the same (relu_ asks nothing, and stays so)
+    doc, path = _graph(tmp_path, "inplace_" + op.split(".")[1], [
+        ("c", "aten.conv2d.default", ["x", "w0", None, [2, 2], [1, 1], [1, 1], 1]),
+        ("r", op, ["c"])], ["n", 3, "h", "w"], [2, 3, 33, 40], weights={"w0": [8, 3, 3, 3]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert "(1 + (((-1) + L['x'].size()[3]) // 2)) != 1" in guards, guards

@@ -148,6 +148,21 @@ void unary_(PropContext& ctx) {
   ctx.set_tensor(self);
 }
 
+// Under FakeTensorMode an in-place pointwise op runs its functional meta or reference with
+// out=self (_meta_registrations' out_wrapper, torch/_refs _make_inplace): the functional
+// result's empty_like asks the refs layout questions of self (is_contiguous, then
+// is_channels_last_contiguous_2d), then the copy into self keeps self. relu_ asks nothing
+// (measured: 2.13, a stride-2 conv's output), so it stays unary_.
+template <PromotionKind K>
+void unary_refs_(PropContext& ctx) {
+  const ArgId ops[] = {ctx.arg(0)};
+  const TensorId self = ctx.tensor_arg(0);
+  const DType dt = result_type(ctx, ops, K);
+  check_inplace(ctx, self, ops, dt);
+  pointwise_result(ctx, ops, dt, PointwisePath::Refs);  // its questions; the result is dropped
+  ctx.set_tensor(self);
+}
+
 // Kernels that allocate `empty_like(self)` and then run an out= TensorIterator over it
 // (hardtanh / relu6, nan_to_num, bernoulli): the output keeps self's layout (preserve
 // format); PyTorch 2.x runs their refs (prims_dense_form).
@@ -157,6 +172,14 @@ void unary_like_self(PropContext& ctx) {
   empty_like_strides(ctx, self, MemoryFormat::Preserve, strides);
   prims_dense_form(ctx, ctx.vals.sizes(self), strides);
   ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(self), ctx.vals.sizes(self), strides));
+}
+
+// hardtanh (and relu6, its clamp to [0, 6]): eager's layout is empty_like(self); under the
+// Python dispatcher its reference clamps, asking the refs layout questions of self first.
+void hardtanh(PropContext& ctx) {
+  const ArgId ops[] = {ctx.arg(0)};
+  pointwise_result(ctx, ops, result_type(ctx, ops, PromotionKind::Default), PointwisePath::Refs);
+  unary_like_self(ctx);
 }
 
 // Kernels that allocate a contiguous result (log_sigmoid_forward_cpu).
@@ -336,7 +359,7 @@ void neg(PropContext& ctx) {
 
 void neg_(PropContext& ctx) {
   check_neg(ctx);
-  unary_<PromotionKind::Default>(ctx);
+  unary_refs_<PromotionKind::Default>(ctx);
 }
 
 // ---- binary ------------------------------------------------------------------------------
@@ -574,13 +597,13 @@ using PK = PromotionKind;
 constexpr OpRuleEntry kRules[] = {
     // unary, dtype kept (DEFAULT over one operand)
     {"aten.relu.default", relu},
-    {"aten.relu6.default", unary_like_self},
+    {"aten.relu6.default", hardtanh},
     {"aten.gelu.default", gelu},
     {"aten.silu.default", unary<PK::Default>},
     {"aten.mish.default", unary_composite<PK::Default>},
     {"aten.hardswish.default", unary_composite<PK::Default>},
     {"aten.hardsigmoid.default", unary_composite<PK::Default>},
-    {"aten.hardtanh.default", unary_like_self},
+    {"aten.hardtanh.default", hardtanh},
     {"aten.leaky_relu.default", unary<PK::Default>},
     {"aten.elu.default", unary<PK::Default>},
     {"aten.celu.default", unary<PK::Default>},
@@ -775,36 +798,36 @@ constexpr OpRuleEntry kRules[] = {
     {"aten.logical_or_.default", binary_<PK::Default>},
     {"aten.eq_.Scalar", binary_<PK::Default>},
     {"aten.relu_.default", unary_<PK::Default>},
-    {"aten.relu6_.default", unary_<PK::Default>},
-    {"aten.gelu_.default", unary_<PK::Default>},
-    {"aten.silu_.default", unary_<PK::Default>},
-    {"aten.mish_.default", unary_<PK::Default>},
-    {"aten.hardswish_.default", unary_<PK::Default>},
-    {"aten.hardsigmoid_.default", unary_<PK::Default>},
-    {"aten.hardtanh_.default", unary_<PK::Default>},
-    {"aten.leaky_relu_.default", unary_<PK::Default>},
-    {"aten.elu_.default", unary_<PK::Default>},
-    {"aten.celu_.default", unary_<PK::Default>},
-    {"aten.selu_.default", unary_<PK::Default>},
-    {"aten.threshold_.default", unary_<PK::Default>},
-    {"aten.clamp_.default", unary_<PK::Default>},
-    {"aten.clamp_min_.default", unary_<PK::Default>},
-    {"aten.clamp_max_.default", unary_<PK::Default>},
+    {"aten.relu6_.default", unary_refs_<PK::Default>},
+    {"aten.gelu_.default", unary_refs_<PK::Default>},
+    {"aten.silu_.default", unary_refs_<PK::Default>},
+    {"aten.mish_.default", unary_refs_<PK::Default>},
+    {"aten.hardswish_.default", unary_refs_<PK::Default>},
+    {"aten.hardsigmoid_.default", unary_refs_<PK::Default>},
+    {"aten.hardtanh_.default", unary_refs_<PK::Default>},
+    {"aten.leaky_relu_.default", unary_refs_<PK::Default>},
+    {"aten.elu_.default", unary_refs_<PK::Default>},
+    {"aten.celu_.default", unary_refs_<PK::Default>},
+    {"aten.selu_.default", unary_refs_<PK::Default>},
+    {"aten.threshold_.default", unary_refs_<PK::Default>},
+    {"aten.clamp_.default", unary_refs_<PK::Default>},
+    {"aten.clamp_min_.default", unary_refs_<PK::Default>},
+    {"aten.clamp_max_.default", unary_refs_<PK::Default>},
     {"aten.neg_.default", neg_},
-    {"aten.abs_.default", unary_<PK::Default>},
-    {"aten.floor_.default", unary_<PK::Default>},
-    {"aten.ceil_.default", unary_<PK::Default>},
-    {"aten.round_.default", unary_<PK::Default>},
-    {"aten.sigmoid_.default", unary_<PK::IntToFloat>},
-    {"aten.tanh_.default", unary_<PK::IntToFloat>},
-    {"aten.exp_.default", unary_<PK::IntToFloat>},
-    {"aten.log_.default", unary_<PK::IntToFloat>},
-    {"aten.sqrt_.default", unary_<PK::IntToFloat>},
-    {"aten.rsqrt_.default", unary_<PK::IntToFloat>},
-    {"aten.reciprocal_.default", unary_<PK::IntToFloat>},
-    {"aten.sin_.default", unary_<PK::IntToFloat>},
-    {"aten.cos_.default", unary_<PK::IntToFloat>},
-    {"aten.erf_.default", unary_<PK::IntToFloat>},
+    {"aten.abs_.default", unary_refs_<PK::Default>},
+    {"aten.floor_.default", unary_refs_<PK::Default>},
+    {"aten.ceil_.default", unary_refs_<PK::Default>},
+    {"aten.round_.default", unary_refs_<PK::Default>},
+    {"aten.sigmoid_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.tanh_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.exp_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.log_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.sqrt_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.rsqrt_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.reciprocal_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.sin_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.cos_.default", unary_refs_<PK::IntToFloat>},
+    {"aten.erf_.default", unary_refs_<PK::IntToFloat>},
     {"aten.masked_fill_.Scalar", masked_fill_},
     {"aten.masked_fill_.Tensor", masked_fill_},
     {"aten.triu_.default", tri_},

@@ -96,9 +96,19 @@ void roll(PropContext& ctx) {
   // an empty tensor is cloned with its layout preserved
   if (ctx.guard_or_false(ar.eq(numel(ctx, ctx.vals.sizes(x)), ar.zero())))
     return ctx.set_tensor(preserved_copy(ctx, x));
-  // 2.x runs torch/_refs roll (index_select of fmod(start + arange(size), size)), which
-  // asks nothing of the sizes: the narrows' bounds (`size - start != 0`) that 1.13's
-  // roll_cpu checks decide eager's layout here without becoming guards
+  // 2.x runs torch/_refs roll one dim at a time: index_select(dim, fmod(start +
+  // arange(size), size)). arange's (size,) result goes through the binary fast path twice,
+  // whose is_contiguous asks `size < 2` (video swin's shifted windows: `D >= 2`)
+  for (int64_t d : dims) {
+    const ExprId n = ctx.vals.sizes(x)[static_cast<size_t>(ctx.wrap_dim(d, ctx.vals.rank(x)))];
+    const ExprId idx_sizes[] = {n}, idx_strides[] = {ar.one()};
+    empty_strided_questions(ctx, idx_sizes);
+    const OperandLayout ops[] = {{idx_sizes, idx_strides}, {{}, {}, /*scalar=*/true}};
+    fake_binary_fast_path_guards(ctx, ops);  // start + idx
+    fake_binary_fast_path_guards(ctx, ops);  // fmod(start + idx, size)
+  }
+  // the narrows' bounds (`size - start != 0`) that 1.13's roll_cpu checks decide eager's
+  // layout here without becoming guards
   ShapeEnv::SuppressGuards quiet(ctx.env);
   TensorId cur = x;
   for (size_t i = 0; i < dims.size(); ++i) cur = roll_one(ctx, cur, shifts[i], dims[i]);
