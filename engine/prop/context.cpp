@@ -26,9 +26,10 @@ PropContext::PropContext(const Graph& g, ShapeEnv& e, ValueTable& values, std::s
   for (size_t i = 0; i < std::size(kKeyNames); ++i) keys_[i] = g.ops().find_key(kKeyNames[i]);
 }
 
-void PropContext::begin_node(NodeId n) {
+void PropContext::begin_node(NodeId n, bool is_view) {
   node_ = n;
   node_first_tensor_ = vals.tensor_count();
+  node_is_view_ = is_view;
 }
 
 ArgId PropContext::kwarg(Key k) const {
@@ -225,9 +226,12 @@ TensorId PropContext::new_view_dtype(TensorId base, DType dtype, std::span<const
 }
 
 void PropContext::set_tensor(TensorId t) {
-  // a tensor from before this node returned again: an in-place op (or an alias) of it, whose
-  // contents FakeTensor's version counter no longer vouches for
-  if (t.index() < node_first_tensor_ && t.index() < layout_.nonzero_memo.size()) layout_.nonzero_memo[t.index()] = ExprId();
+  // a tensor from before this node returned by an in-place op: FakeTensor's version counter
+  // moved, and no longer vouches for its contents. A view op returning its argument itself
+  // (`to` with nothing to change, an already contiguous `contiguous`) leaves the version
+  // and the memo as they were (transformers higgs_audio_v2's mask, `to` twice, indexed again)
+  if (!node_is_view_ && t.index() < node_first_tensor_ && t.index() < layout_.nonzero_memo.size())
+    layout_.nonzero_memo[t.index()] = ExprId();
   set_value(vals.of_tensor(t));
 }
 

@@ -88,7 +88,8 @@ class PropContext {
   ReferenceHost host = kFakeTensorModeHost;
 
   // ---- the current node ----------------------------------------------------------
-  void begin_node(NodeId n);
+  // `is_view`: the op's schema aliases an argument without writing it (OpSchema::is_view)
+  void begin_node(NodeId n, bool is_view = false);
   NodeId node() const { return node_; }
   std::string_view node_name() const { return graph.node_name(node_); }
   std::string_view target() const { return graph.node_target(node_); }
@@ -290,6 +291,7 @@ class PropContext {
 
   NodeId node_;
   uint32_t node_first_tensor_ = 0;  // vals.tensor_count() when the node began
+  bool node_is_view_ = false;       // the op only aliases (to, contiguous returning self)
   std::span<ValId> node_values_;
   KeyId keys_[static_cast<size_t>(Key::kCount)];
 };

@@ -366,7 +366,7 @@ PropStatus Propagator::run_nodes(ShapeEnv& env, PlaceFn&& place) {
           const OpRule rule = rules_.rule(graph_.node_op(n));
           if (!rule)
             throw_error(ErrorKind::Unsupported, fmt::format("unsupported op {}", graph_.node_target(n)));
-          ctx.begin_node(n);
+          ctx.begin_node(n, fake_dispatch_[i] & kFakeView);
           if (fake_dispatch_[i]) fake_cache_key_questions(ctx);
           rule(ctx);
           if (!node_values_[i].valid())

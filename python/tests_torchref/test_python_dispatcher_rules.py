@@ -633,3 +633,19 @@ def test_inplace_pointwise_asks_the_functional_layout(tmp_path, op):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert "(1 + (((-1) + L['x'].size()[3]) // 2)) != 1" in guards, guards
+
+
+def test_a_view_returning_the_mask_keeps_its_count(tmp_path):
+    # higgs_audio_v2: a mask passed through a `to` (or `contiguous`) that returns the tensor
+    # itself is the same FakeTensor, its version unmoved: indexing with it again reuses
+    # nonzero's memo, u0, where an in-place op on the mask would not
+    doc, path = _graph(tmp_path, "mask_alias", [
+        ("c", "aten.select.int", ["x", 1, 0]),
+        ("m", "aten.gt.Scalar", ["c", 0.5]),
+        ("a", "aten.index.Tensor", ["x", ["m"]]),
+        ("p", "aten.index_put_.default", ["x", ["m"], "a", False]),
+        ("mc", "aten.contiguous.default", ["m"]),
+        ("b", "aten.index.Tensor", ["p", ["mc"]])], ["n", 4], [6, 4])
+    _fake_strides_equal(doc, path)
+    values = {n["name"]: n["value"] for n in symshape.load(path).propagate(example=0, strides="fake").nodes}
+    assert values["a"]["shape"][0] == "u0" and values["b"]["shape"][0] == "u0", (values["a"], values["b"])
