@@ -118,6 +118,14 @@ void empty_like_strides(PropContext& ctx, TensorId t, MemoryFormat format, Dims&
   infer_dense_strides(ctx, t, out);
 }
 
+void prims_clone_strides(PropContext& ctx, TensorId t, Dims& out) {
+  const Dims sizes(ctx.vals.sizes(t));  // a copy: new tensors may move the value table
+  out.assign(ctx.vals.strides(t));
+  if (sizes.size() == 1) out[0] = ctx.ar.one();
+  if (sizes.size() >= 2 && !prims_is_non_overlapping_and_dense_or_false(ctx, {sizes, out}))
+    refs_empty_like_strides(ctx, t, out);
+}
+
 void refs_empty_like_strides(PropContext& ctx, TensorId t, Dims& out) {
   const TensorId self[] = {t};
   const Dims sizes(ctx.vals.sizes(t));

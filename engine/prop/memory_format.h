@@ -47,6 +47,12 @@ void empty_like_strides(PropContext& ctx, TensorId t, MemoryFormat format, Dims&
 // compute_elementwise_output_logical_to_physical_perm over `t` alone (no
 // is_non_overlapping_and_dense question), the strides empty_permuted's (refs' form).
 void refs_empty_like_strides(PropContext& ctx, TensorId t, Dims& out);
+// prims.clone's meta under FakeTensorMode (`x.clone()` in a decomposition: dropout when not
+// training, constant_pad_nd with no positive pad): compute_elementwise_output_strides of t
+// alone. A 1-d tensor is dense with stride 1; rank >= 2 asks
+// is_non_overlapping_and_dense_or_false (then keeps t's strides), else lays out as refs'
+// empty_like.
+void prims_clone_strides(PropContext& ctx, TensorId t, Dims& out);
 
 // Reads an optional memory_format argument (None -> `dflt`).
 MemoryFormat memory_format_arg(PropContext& ctx, ArgId a, MemoryFormat dflt);

@@ -649,3 +649,17 @@ def test_a_view_returning_the_mask_keeps_its_count(tmp_path):
     _fake_strides_equal(doc, path)
     values = {n["name"]: n["value"] for n in symshape.load(path).propagate(example=0, strides="fake").nodes}
     assert values["a"]["shape"][0] == "u0" and values["b"]["shape"][0] == "u0", (values["a"], values["b"])
+
+
+def test_zero_pad_clones_through_prims(tmp_path):
+    # video swin pads by amounts that are all 0 at its sizes' multiples: _constant_pad_nd_meta
+    # then returns `input.clone()`, whose prims.clone meta sorts the strides of a permuted
+    # input (is_non_overlapping_and_dense_or_false's `<` questions)
+    doc, path = _graph(tmp_path, "zero_pad", [
+        ("c", "aten.conv3d.default", ["x", "w0", None, [2, 4, 4], [0, 0, 0], [1, 1, 1], 1]),
+        ("p", "aten.permute.default", ["c", [0, 2, 3, 4, 1]]),
+        ("z", "aten.pad.default", ["p", [0, 0, 0, 0, 0, 0, 0, 0], "constant", None])], [1, 3, "d", "h", "w"],
+        [1, 3, 8, 32, 40], weights={"w0": [8, 3, 2, 4, 4]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(" < " in g and "8*" in g for g in guards), guards

@@ -51,12 +51,12 @@ void dropout(PropContext& ctx) {
     // Eager returns the input itself, and so does symshape unless FakeTensorMode's strides
     // are asked for (ReferenceHost::fake_strides): only the questions differ.
     if (!Feature && !Alpha && (!train || p == 0)) {
-      const Dims sizes(ctx.vals.sizes(input));  // a copy: new tensors may move the value table
-      Dims strides(ctx.vals.strides(input));
-      if (sizes.size() == 1) strides[0] = ctx.ar.one();
-      if (sizes.size() >= 2 && !prims_is_non_overlapping_and_dense_or_false(ctx, {sizes, strides}))
-        refs_empty_like_strides(ctx, input, strides);
-      if (ctx.host.fake_strides) return ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), sizes, strides));
+      Dims strides;
+      prims_clone_strides(ctx, input, strides);
+      if (ctx.host.fake_strides) {
+        const Dims sizes(ctx.vals.sizes(input));
+        return ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), sizes, strides));
+      }
     }
     return ctx.set_tensor(input);
   }

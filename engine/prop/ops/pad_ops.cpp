@@ -40,7 +40,11 @@ TensorId constant_pad_nd(PropContext& ctx, TensorId in, const Dims& pad) {
     for (size_t i = l_diff; i < l_inp; ++i)
       if (is_neg(ctx, shape[i])) ctx.fail("narrow(): length must be non-negative.");
     const TensorId narrowed = ctx.new_view(in, shape, ctx.vals.strides(in), ctx.vals.tensor(in).storage_offset);
-    Dims strides;
+    // PyTorch 2.x's _constant_pad_nd_meta clones through prims.clone (its questions);
+    // eager's clone keeps empty_like's preserve_format strides
+    Dims fake_strides, strides;
+    prims_clone_strides(ctx, narrowed, fake_strides);
+    if (ctx.host.fake_strides) return ctx.new_tensor(ctx.vals.dtype(in), shape, fake_strides);
     empty_like_strides(ctx, narrowed, MemoryFormat::Preserve, strides);
     return ctx.new_tensor(ctx.vals.dtype(in), shape, strides);
   }
