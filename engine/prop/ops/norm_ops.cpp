@@ -429,10 +429,9 @@ void check_group_norm(PropContext& ctx, TensorId input, ArgId weight, ArgId bias
 // Without a weight: `(x_reshaped - mean) * rstd` on the reshaped (N, G, C // G, HxW) input
 // and the (N, G, 1, 1) statistics, `.view(input.shape)`, then `+ bias` unsqueezed to
 // (1, C, 1, ...).
-void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> input_sizes, std::span<const ExprId> strides,
+void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                  std::span<const ExprId> reshaped, bool has_weight, bool has_bias) {
   ExprArena& ar = ctx.ar;
-  const Dims sizes(input_sizes);  // copied: the value table may grow below
   const size_t rank = sizes.size();
   Dims result;
   if (has_weight) {
@@ -477,9 +476,10 @@ void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> input
 // reshape's _reshape_view_helper questions (`numel == 0`, is_contiguous's `numel < 2`, the
 // view's own) are guards. var_mean and the statistics' arithmetic on (N, G, ...) ask
 // nothing of H and W; the ops on the whole input do (group_norm_output_questions).
-void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                     ExprId groups, bool has_weight, bool has_bias) {
+void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> input_sizes,
+                                     std::span<const ExprId> strides, ExprId groups, bool has_weight, bool has_bias) {
   ExprArena& ar = ctx.ar;
+  const Dims sizes(input_sizes);  // copied: the view helper may grow the value table
   if (sizes.size() < 2 || !ctx.known_true(ar.eq(ar.mod(sizes[1], groups), ar.zero()))) return;
   ExprId hxw = ar.one();
   for (size_t i = 2; i < sizes.size(); ++i) hxw = ar.mul(hxw, sizes[i]);
