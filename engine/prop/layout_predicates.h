@@ -31,6 +31,13 @@ bool stride_walk(PropContext& ctx, std::span<const ExprId> sizes, std::span<cons
   return true;
 }
 
+// Row-major dims, innermost first: the order of the contiguity walks.
+inline FixedVector<size_t, kMaxRank> innermost_first(size_t rank) {
+  FixedVector<size_t, kMaxRank> order;
+  for (size_t i = rank; i-- > 0;) order.push_back(i);
+  return order;
+}
+
 // The "any dim of size 0" rule only matters when the walk failed.
 template <class Decide>
 bool has_zero_dim(PropContext& ctx, std::span<const ExprId> sizes, Decide&& decide) {
@@ -41,9 +48,8 @@ bool has_zero_dim(PropContext& ctx, std::span<const ExprId> sizes, Decide&& deci
 
 template <class Decide>
 bool contiguous(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides, Decide&& decide) {
-  FixedVector<size_t, kMaxRank> order;
-  for (size_t i = sizes.size(); i-- > 0;) order.push_back(i);
-  return stride_walk(ctx, sizes, strides, order.span(), decide) || has_zero_dim(ctx, sizes, decide);
+  return stride_walk(ctx, sizes, strides, innermost_first(sizes.size()).span(), decide) ||
+         has_zero_dim(ctx, sizes, decide);
 }
 
 // c10's _compute_contiguous_sym (PyTorch 2.x, what C++ is_contiguous() asks of a symbolic
@@ -53,9 +59,7 @@ bool contiguous(PropContext& ctx, std::span<const ExprId> sizes, std::span<const
 template <class Decide>
 bool contiguous_sym(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides, Decide&& decide) {
   if (decide(ctx.ar.eq(ctx.ar.mul(sizes), ctx.ar.zero()))) return true;
-  FixedVector<size_t, kMaxRank> order;
-  for (size_t i = sizes.size(); i-- > 0;) order.push_back(i);
-  return stride_walk(ctx, sizes, strides, order.span(), decide);
+  return stride_walk(ctx, sizes, strides, innermost_first(sizes.size()).span(), decide);
 }
 
 // c10 compute_channels_last_contiguous_2d/_3d: dims in order C, W, H, (D,) N. Unlike

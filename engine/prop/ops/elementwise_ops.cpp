@@ -156,11 +156,8 @@ void unary_(PropContext& ctx) {
 template <PromotionKind K>
 void unary_refs_(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0)};
-  const TensorId self = ctx.tensor_arg(0);
-  const DType dt = result_type(ctx, ops, K);
-  check_inplace(ctx, self, ops, dt);
-  pointwise_result(ctx, ops, dt, PointwisePath::Refs);  // its questions; the result is dropped
-  ctx.set_tensor(self);
+  pointwise_result(ctx, ops, result_type(ctx, ops, K), PointwisePath::Refs);  // its questions only
+  unary_<K>(ctx);
 }
 
 // Kernels that allocate `empty_like(self)` and then run an out= TensorIterator over it
