@@ -34,6 +34,19 @@ constexpr double kAtomContext = kAtom - 0.5;  // "parenthesise unless atomic"
 
 bool negative_number(const ExprArena& a, ExprId e) { return a.is_number(e) && a.float_value(e) < 0; }
 
+bool low_precedence_function(ExprKind k) {
+  switch (k) {
+    case ExprKind::FloorDiv:
+    case ExprKind::CleanDiv:
+    case ExprKind::Mod:
+    case ExprKind::PythonMod:
+    case ExprKind::ModularIndexing:
+    case ExprKind::IntTrueDiv:
+    case ExprKind::FloatTrueDiv: return true;
+    default: return false;
+  }
+}
+
 // sympy.printing.precedence.precedence for our node kinds (PyTorch's functions carry
 // their own `precedence` attributes: 35 for the divisions and modulos, 50 for
 // PowByNatural, 60 for FloatPow).
@@ -48,7 +61,13 @@ double precedence(const ExprArena& a, ExprId e) {
     case ExprKind::Max:
     case ExprKind::Min: return kAtom;
     case ExprKind::Add: return kAdd;
-    case ExprKind::Mul: return negative_number(a, a.operand(e, 0)) ? kAdd : kMul;
+    case ExprKind::Mul:
+      // precedence_Mul: a factor that is a Function with its own precedence below Mul's
+      // (PyTorch's divisions and modulos) makes the product bind as Mul, before the
+      // minus-sign test that would make it bind as Add: `64 + (-1)*(x % 64)`.
+      for (ExprId f : a.operands(e))
+        if (low_precedence_function(a.kind(f))) return kMul;
+      return negative_number(a, a.operand(e, 0)) ? kAdd : kMul;
     case ExprKind::Pow: return kPow;
     case ExprKind::FloorDiv:
     case ExprKind::CleanDiv:
@@ -56,7 +75,7 @@ double precedence(const ExprArena& a, ExprId e) {
     case ExprKind::PythonMod:
     case ExprKind::ModularIndexing:
     case ExprKind::IntTrueDiv:
-    case ExprKind::FloatTrueDiv: return 35;
+    case ExprKind::FloatTrueDiv: return 35;  // low_precedence_function
     case ExprKind::PowByNatural: return kMul;
     case ExprKind::FloatPow: return kPow;
     case ExprKind::Eq:

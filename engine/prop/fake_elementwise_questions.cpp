@@ -130,27 +130,37 @@ void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensor
   dense_strides_in_order(ctx, shape, perm.span(), out);
 }
 
-TensorId refs_pointwise(PropContext& ctx, std::span<const TensorId> tensors, DType dtype) {
+bool refs_broadcast_shapes(PropContext& ctx, std::span<const Dims> shapes, Dims& shape, bool raise) {
   ExprArena& ar = ctx.ar;
-  // _broadcast_shapes: the common shape starts as 1s; each operand's dims, innermost first
+  // the common shape starts as 1s; each operand's dims, innermost first. A size equal to the
+  // common one is skipped before the common 1 is replaced, so a size guarded == 1 leaves 1.
   size_t rank = 0;
-  for (TensorId t : tensors) rank = std::max<size_t>(rank, ctx.vals.rank(t));
-  Dims shape;
+  for (const Dims& s : shapes) rank = std::max<size_t>(rank, s.size());
+  shape.clear();
   shape.resize(rank, ar.one());
-  for (TensorId t : tensors) {
-    const Dims s(ctx.vals.sizes(t));
+  for (const Dims& s : shapes) {
     for (size_t j = 1; j <= s.size(); ++j) {
       const ExprId x = s[s.size() - j];
       ExprId& common = shape[rank - j];
       if (ctx.guard_or_false(ar.eq(x, common))) continue;
       if (ctx.guard_or_false(ar.eq(common, ar.one()))) common = x;
       if (ctx.guard_or_false(ar.eq(x, ar.one()))) continue;
-      if (!check_ok(ctx, ar.eq(common, x)))
-        ctx.fail("Attempting to broadcast a dimension of length {}! Mismatching argument had {}; but expected shape "
-                 "should be broadcastable to {}",
-                 ctx.str(x), ctx.shape_str(s), ctx.shape_str(shape));
+      if (check_ok(ctx, ar.eq(common, x))) continue;
+      if (!raise) return false;
+      ctx.fail("Attempting to broadcast a dimension of length {}! Mismatching argument had {}; but expected shape "
+               "should be broadcastable to {}",
+               ctx.str(x), ctx.shape_str(s), ctx.shape_str(shape));
     }
   }
+  return true;
+}
+
+bool refs_broadcast_shape(PropContext& ctx, std::span<const TensorId> tensors, Dims& shape, bool raise) {
+  FixedVector<Dims, 8> shapes;  // copied: the value table may grow while guards are recorded
+  for (TensorId t : tensors)
+    if (shapes.size() < 8) shapes.push_back(Dims(ctx.vals.sizes(t)));
+  if (!refs_broadcast_shapes(ctx, shapes.span(), shape, raise)) return false;
+  ExprArena& ar = ctx.ar;
   // should_expand(x.shape, common_shape): the first dim whose sizes differ ends it
   for (TensorId t : tensors) {
     const Dims s(ctx.vals.sizes(t));
@@ -161,6 +171,12 @@ TensorId refs_pointwise(PropContext& ctx, std::span<const TensorId> tensors, DTy
       if (!ctx.guard_or_false(ar.logical_and(x1, y1)) && ctx.guard_or_false(ar.logical_or(x1, y1))) break;
     }
   }
+  return true;
+}
+
+TensorId refs_pointwise(PropContext& ctx, std::span<const TensorId> tensors, DType dtype) {
+  Dims shape;
+  refs_broadcast_shape(ctx, tensors, shape, /*raise=*/true);
   fake_elementwise_layout_questions(ctx, tensors, shape, /*fast_binary=*/false);
   Dims strides;
   refs_elementwise_strides(ctx, tensors, shape, strides);

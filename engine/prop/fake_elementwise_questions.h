@@ -28,6 +28,17 @@ void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorI
 void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape,
                               Dims& out);
 
+// torch._refs._broadcast_shapes (also torch.broadcast_shapes under symbolic sizes): the
+// common shape starts as 1s, and a size equal to it (a size guarded == 1 against the
+// initial 1) keeps the literal 1. Sizes that cannot broadcast raise refs' message, or
+// return false when `raise` is off (the caller reports eager's).
+bool refs_broadcast_shapes(PropContext& ctx, std::span<const Dims> shapes, Dims& shape, bool raise);
+
+// torch._refs' _maybe_broadcast: _broadcast_shapes' common shape (a dim that is 1 keeps
+// the common shape's literal 1, so a size guarded equal to 1 drops out of the result)
+// and should_expand's questions of every operand against it.
+bool refs_broadcast_shape(PropContext& ctx, std::span<const TensorId> tensors, Dims& shape, bool raise);
+
 // A torch._refs pointwise op run under FakeTensorMode on `tensors` (Python scalars aside):
 // _maybe_broadcast (_broadcast_shapes' and should_expand's questions), the prims layout sort,
 // and its result as prims' empty_permuted lays it out (the decompositions' intermediates).

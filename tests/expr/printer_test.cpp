@@ -147,6 +147,17 @@ TEST_F(Printer, GuardDivisionModuloAndFunctions) {
   EXPECT_EQ(guard(a.floating(INFINITY)), "math.inf");
 }
 
+// sympy's precedence_Mul: a product with a division or modulo factor (PyTorch functions
+// with precedence 35) binds as Mul even with a negative coefficient, so a sum does not
+// parenthesise it; torch's PythonPrinter prints `64 + (-1)*(x % 64)`.
+TEST_F(Printer, GuardNegatedDivisionOrModuloTermIsNotParenthesised) {
+  EXPECT_EQ(guard(a.sub(I(64), a.mod(s0, I(64)))), "64 + (-1)*(L['x'].size()[0] % 64)");
+  EXPECT_EQ(guard(a.sub(I(3), a.floordiv(s0, I(2)))), "3 + (-1)*(L['x'].size()[0] // 2)");
+  EXPECT_EQ(guard(a.sub(I(1), a.mul(I(2), a.mul(s1, a.floordiv(s0, I(2)))))),
+            "1 + (-2)*L['y'].size()[0]*(L['x'].size()[0] // 2)");
+  EXPECT_EQ(guard(a.sub(s1, s0)), "L['y'].size()[0] + ((-1)*L['x'].size()[0])");
+}
+
 TEST_F(Printer, GuardPiecewiseIsANestedTernary) {
   const ExprId pw = a.piecewise(std::vector<ExprId>{I(1), a.gt(s0, I(5)), I(2), a.gt(s1, I(3)), I(0), a.true_()});
   EXPECT_EQ(guard(pw), "(1 if L['x'].size()[0] > 5 else (2 if L['y'].size()[0] > 3 else 0))");

@@ -510,13 +510,28 @@ void check_fill_value(PropContext& ctx, ArgId value) {
              ctx.vals.rank(ctx.tensor(value)));
 }
 
-// masked_fill(self, mask, value): expand_outplace(mask, self), then a contiguous clone.
+// masked_fill(self, mask, value): eager expands mask and self (expand_outplace) into a
+// contiguous result. FakeTensorMode runs torch._refs.masked_fill: where(mask, value, self)
+// (_maybe_broadcast's questions, whose common shape keeps a literal 1 for a size guarded
+// == 1, and prims.where's layout sort), then `.contiguous()` asks C++ is_contiguous of it.
+// The same values; 2.x's shape.
 void masked_fill(PropContext& ctx) {
   const TensorId self = ctx.tensor_arg(0), mask = ctx.tensor_arg(1);
   check_mask(ctx, mask);
   check_fill_value(ctx, ctx.arg(2));
-  Dims shape;
-  broadcast_shapes(ctx, ctx.vals.sizes(mask), ctx.vals.sizes(self), shape);
+  Dims shape, strides;
+  FixedVector<TensorId, 3> operands;
+  operands.push_back(mask);
+  if (ctx.is_tensor(ctx.arg(2))) operands.push_back(ctx.tensor(ctx.arg(2)));
+  operands.push_back(self);
+  if (!refs_broadcast_shape(ctx, operands.span(), shape, /*raise=*/false))
+    broadcast_shapes(ctx, ctx.vals.sizes(mask), ctx.vals.sizes(self), shape);  // raises eager's message
+  fake_elementwise_layout_questions(ctx, operands.span(), shape, /*fast_binary=*/false);
+  {
+    ShapeEnv::SuppressGuards layout(ctx.env);
+    refs_elementwise_strides(ctx, operands.span(), shape, strides);
+  }
+  ctx.is_contiguous(ctx.new_tensor(ctx.vals.dtype(self), shape, strides));
   ctx.set_tensor(ctx.new_contiguous(ctx.vals.dtype(self), shape));
 }
 

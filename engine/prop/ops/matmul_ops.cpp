@@ -4,9 +4,11 @@
 // should_fold allows it, else expand + bmm) so that errors come from the same kernel.
 // Every product allocates a fresh contiguous result. matmul_rules() concatenates the
 // family's tables.
+#include <algorithm>
 #include <vector>
 
 #include "prop/dtype_rules.h"
+#include "prop/fake_elementwise_questions.h"
 #include "prop/ops/matmul_family.h"
 #include "prop/shape_helpers.h"
 
@@ -140,8 +142,10 @@ TensorId matmul_fold(PropContext& ctx, TensorId a, TensorId b) {
   return transpose ? contiguous_result(ctx, ctx.vals.dtype(a), out) : viewed_result(ctx, ctx.vals.dtype(a), out);
 }
 
-// The general branch: broadcast batch dims, expand + reshape both to 3-d, bmm.
-TensorId matmul_bmm(PropContext& ctx, TensorId a, TensorId b) {
+// The general branch: broadcast batch dims, expand + reshape both to 3-d, bmm. `batch_2x`:
+// 2.x's broadcast batch when its questions ran (the same values; a size guarded == 1 is a
+// literal 1 there), else eager's infer_size.
+TensorId matmul_bmm(PropContext& ctx, TensorId a, TensorId b, const Dims* batch_2x) {
   ExprArena& ar = ctx.ar;
   const auto sa = sizes(ctx, a), sb = sizes(ctx, b);
   const size_t da = sa.size(), db = sb.size();
@@ -150,7 +154,10 @@ TensorId matmul_bmm(PropContext& ctx, TensorId a, TensorId b) {
   const ExprId m2 = db > 1 ? sb[db - 2] : sb[0];
   const ExprId p = db > 1 ? sb[db - 1] : ar.one();
   Dims batch;
-  broadcast_shapes(ctx, sa.first(da > 2 ? da - 2 : 0), sb.first(db > 2 ? db - 2 : 0), batch);
+  if (batch_2x)
+    batch = *batch_2x;
+  else
+    broadcast_shapes(ctx, sa.first(da > 2 ? da - 2 : 0), sb.first(db > 2 ? db - 2 : 0), batch);
   const ExprId bprod = ar.mul(std::span<const ExprId>(batch));
   const ExprId e1[] = {bprod, n, m1}, e2[] = {bprod, m2, p};
   bmm(ctx, ctx.new_contiguous(ctx.vals.dtype(a), e1), ctx.new_contiguous(ctx.vals.dtype(b), e2));
@@ -252,8 +259,12 @@ bool should_fold_2x(PropContext& ctx, TensorId a, TensorId b) {
 // matmul, the CompositeImplicitAutograd py_impl that export and Dynamo run): should_fold, then
 // either the folded operand's reshape and the `_unsafe_view` of the mm / mv result, or the
 // batch broadcast, both operands' expand + reshape to 3-d and the view of the bmm result.
-// Guards only: the result stays eager's (matmul_fold / matmul_bmm), the same values.
-void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
+// Guards, and when the batch branch ran (false when the operand folded) the broadcast batch
+// in `batch_out` (torch.broadcast_shapes, refs' _broadcast_shapes, keeps a literal 1 for a
+// batch size guarded == 1 where eager keeps the size) and in `fake_strides` the result's
+// strides as FakeTensorMode forms them (the view of bmm's dense result). The layout stays
+// eager's (matmul_fold / matmul_bmm) unless those forms are asked for.
+bool matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b, Dims& batch_out, Dims& fake_strides) {
   ExprArena& ar = ctx.ar;
   const size_t da = ctx.vals.rank(a), db = ctx.vals.rank(b);
   if (should_fold_2x(ctx, a, b)) {
@@ -261,7 +272,7 @@ void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
     const TensorId t1 = transpose ? transposed_last2(ctx, b) : a;
     const TensorId t2 = !transpose ? b : (da == 2 ? t_2d(ctx, a) : a);
     const Dims s1(sizes(ctx, t1));
-    Dims out(std::span<const ExprId>(s1).first(s1.size() - 1));
+      Dims out(std::span<const ExprId>(s1).first(s1.size() - 1));
     const ExprId folded[] = {ar.mul(std::span<const ExprId>(out)), s1[s1.size() - 1]};
     const TensorId t1_folded = reshape_tensor(ctx, t1, folded);
     const bool t2_matrix = ctx.vals.rank(t2) == 2;
@@ -269,7 +280,7 @@ void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
     if (t2_matrix) out.push_back(sizes(ctx, t2)[1]);
     const Dims rs(sizes(ctx, r)), rst(ctx.vals.strides(r));
     reshape_view_helper_guards(ctx, rs, rst, out, nullptr);
-    return;
+    return false;
   }
   const auto sa = sizes(ctx, a), sb = sizes(ctx, b);
   const ExprId n = da > 1 ? sa[da - 2] : ar.one();
@@ -279,7 +290,9 @@ void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
   const Dims batch1(sa.first(da > 2 ? da - 2 : 0)), batch2(sb.first(db > 2 ? db - 2 : 0));
   if (da == 3 && db == 3) ctx.guard_or_true(ar.ne(batch1[0], batch2[0]));
   Dims batch;
-  broadcast_shapes(ctx, batch1, batch2, batch);
+  const Dims batches[] = {batch1, batch2};
+  if (!refs_broadcast_shapes(ctx, batches, batch, /*raise=*/false))
+    broadcast_shapes(ctx, batch1, batch2, batch);  // raises eager's message
   const ExprId bprod = ar.mul(std::span<const ExprId>(batch));
   Dims e1(batch);
   e1.push_back(n);
@@ -293,6 +306,7 @@ void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
   TensorId b3 = reshape_tensor(ctx, expand_tensor(ctx, b, e2), db > 1 ? std::span<const ExprId>(r2m) : r2v);
   if (db == 1) b3 = unsqueeze_tensor(ctx, b3, 2);
   const TensorId r = bmm(ctx, a3, b3);
+  batch_out = batch;
   Dims out(batch);
   if (da > 1) out.push_back(n);
   if (db > 1) out.push_back(p);
@@ -301,7 +315,8 @@ void matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b) {
     rs.pop_back();
     rst.pop_back();
   }
-  reshape_view_helper_guards(ctx, rs, rst, out, nullptr);
+  reshape_view_helper_guards(ctx, rs, rst, out, &fake_strides);
+  return true;
 }
 
 }  // namespace
@@ -318,7 +333,8 @@ TensorId matmul(PropContext& ctx, TensorId a, TensorId b) {
     return contiguous_result(ctx, ctx.vals.dtype(r), sizes(ctx, r).subspan(1));
   }
   if (da == 2 && db == 2) return mm(ctx, a, b);
-  matmul_2x_questions(ctx, a, b);
+  Dims batch_2x, fake_strides;
+  const bool broadcast_2x = matmul_2x_questions(ctx, a, b, batch_2x, fake_strides);
   // eager's path (1.13's should_fold) decides the layout only: its stride tests are not 2.x's
   // questions, so they are answered by the hints without guards
   bool fold;
@@ -326,7 +342,16 @@ TensorId matmul(PropContext& ctx, TensorId a, TensorId b) {
     ShapeEnv::SuppressGuards quiet(ctx.env);
     fold = should_fold(ctx, a, db) || should_fold(ctx, b, da);
   }
-  return fold ? matmul_fold(ctx, a, b) : matmul_bmm(ctx, a, b);
+  if (fold) return matmul_fold(ctx, a, b);
+  const TensorId r = matmul_bmm(ctx, a, b, broadcast_2x ? &batch_2x : nullptr);
+  // the view's strides as FakeTensorMode forms them (`C*Max(1, C)` where computeStride's
+  // products of raw sizes give `C**2`) wherever they are eager's values too
+  const Dims strides(ctx.vals.strides(r));
+  if (!broadcast_2x || fake_strides.size() != strides.size() || std::ranges::equal(fake_strides.span(), strides.span()))
+    return r;
+  if (!ctx.host.fake_strides && !same_values_at_example(ctx, fake_strides, strides)) return r;
+  const Dims shape(ctx.vals.sizes(r));
+  return ctx.new_tensor(ctx.vals.dtype(r), shape, fake_strides);
 }
 
 namespace {

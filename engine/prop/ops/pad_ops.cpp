@@ -28,12 +28,14 @@ TensorId constant_pad_nd(PropContext& ctx, TensorId in, const Dims& pad) {
              pad.size(), l_inp);
   const size_t l_diff = l_inp - l_pad;
   Dims shape(s);
+  // PyTorch 2.x's _constant_pad_nd_meta takes the crop path only when every pad is a plain
+  // int <= 0; a symbolic pad never is, and its sign is not asked (no guard).
   bool all_non_positive = true;
+  for (ExprId p : pad)
+    if (!ar.is_integer_const(p) || ar.int_value(p) > 0) all_non_positive = false;
   for (size_t i = l_diff; i < l_inp; ++i) {
     const ExprId left = pad[2 * (l_inp - i - 1)], right = pad[2 * (l_inp - i - 1) + 1];
     shape[i] = ar.add(ar.add(s[i], left), right);
-    if (!is_neg(ctx, left) && ctx.guard(ar.ne(left, ar.zero()))) all_non_positive = false;
-    if (!is_neg(ctx, right) && ctx.guard(ar.ne(right, ar.zero()))) all_non_positive = false;
   }
   if (all_non_positive) {
     // only crops: narrow views, then clone (preserve_format)
@@ -48,19 +50,22 @@ TensorId constant_pad_nd(PropContext& ctx, TensorId in, const Dims& pad) {
     empty_like_strides(ctx, narrowed, MemoryFormat::Preserve, strides);
     return ctx.new_tensor(ctx.vals.dtype(in), shape, strides);
   }
-  // mixed signs: the input is first narrowed by the negative pads (left, then right), so each
-  // crop must leave a non-negative length even when the positive pad would refill the dim
+  // mixed signs: eager narrows by the negative pads first (left, then right), so each crop
+  // must leave a non-negative length even when the positive pad would refill the dim; only
+  // plain-int pads are known negative without a question
   for (size_t i = l_diff; i < l_inp; ++i) {
     const ExprId left = pad[2 * (l_inp - i - 1)], right = pad[2 * (l_inp - i - 1) + 1];
     ExprId kept = s[i];
     bool cropped = false;
-    if (is_neg(ctx, left)) kept = ar.add(kept, left), cropped = true;
-    if (is_neg(ctx, right)) kept = ar.add(kept, right), cropped = true;
+    if (ar.is_integer_const(left) && ar.int_value(left) < 0) kept = ar.add(kept, left), cropped = true;
+    if (ar.is_integer_const(right) && ar.int_value(right) < 0) kept = ar.add(kept, right), cropped = true;
     if (cropped && !holds(ctx, ar.ge(kept, ar.zero())))
       ctx.fail("start (0) + length ({}) exceeds dimension size ({}).", ctx.str(kept), ctx.str(s[i]));
   }
+  // the padded size: 1.13's C++ requires > 0, 2.x's meta (and eager) >= 0
+  const bool empty_dim_ok = ctx.host.eager_torch.major >= 2;
   for (size_t i = l_diff; i < l_inp; ++i) {
-    if (!holds(ctx, ar.gt(shape[i], ar.zero())))
+    if (!holds(ctx, empty_dim_ok ? ar.ge(shape[i], ar.zero()) : ar.gt(shape[i], ar.zero())))
       ctx.fail("The input size {}, plus negative padding {} and {} resulted in a negative output size, which is "
                "invalid. Check dimension {} of your input.",
                ctx.str(s[i]), ctx.str(pad[2 * (l_inp - i - 1)]), ctx.str(pad[2 * (l_inp - i - 1) + 1]), i);

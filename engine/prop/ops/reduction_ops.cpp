@@ -312,30 +312,32 @@ void count_nonzero(PropContext& ctx) {
 
 // Under symbolic sizes FakeTensorMode runs torch._refs' cumsum / cumprod
 // (_cumsumprod_common), a masked reduction:
-//   x = self.unsqueeze(dim + 1); rg = arange(L)
+//   x = self.unsqueeze(dim + 1); rg = arange(L)    (refs unsqueezes: `size == 1` questions)
 //   mask = rg.unsqueeze(1) <= rg, unsqueezed to self's trailing rank   (refs le's layout)
 //   masked = where(mask, x, init) over (.., L, L, ..)                   (refs where's layout)
 //   sum / prod(masked, dim, dtype)   converting masked to the accumulation dtype asks
 //                                    is_non_overlapping_and_dense; the result is an
-//                                    empty_strided of self's sizes
+//                                    empty_strided of masked's sizes without `dim`
+// The result's sizes are self's except where _broadcast_shapes kept its literal 1: a size
+// of self guarded equal to 1 (a `(S + pad) // 64` chunk count) is 1 in the result.
 // Each op goes through the dispatch cache, whose key asks the 4-d / 5-d layouts. Over plain
 // symbols all of it is decided; over edgenext's `H // 8` the layouts' comparisons of
 // `Max(1, H // 8)` products are guards.
-void cumulative_2x_questions(PropContext& ctx, TensorId self, size_t dim, DType out_dtype) {
+void cumulative_2x(PropContext& ctx, TensorId self, size_t dim, DType out_dtype, Dims& result) {
   const Dims sizes(ctx.vals.sizes(self));  // copied: new tensors below may grow the value table
   const ExprId L = sizes[dim];
-  const TensorId x = unsqueeze_tensor(ctx, self, dim + 1);
+  const TensorId x = refs_unsqueeze_tensor(ctx, self, dim + 1);
   const ExprId range_size[] = {L};
   const TensorId rg = ctx.new_contiguous(DType::Int64, range_size);
-  const TensorId le_ops[] = {unsqueeze_tensor(ctx, rg, 1), rg};
+  const TensorId le_ops[] = {refs_unsqueeze_tensor(ctx, rg, 1), rg};
   const ExprId square[] = {L, L};
   fake_elementwise_layout_questions(ctx, le_ops, square, /*fast_binary=*/false);
   TensorId mask = ctx.new_contiguous(DType::Bool, square);
-  for (size_t i = dim + 1; i < sizes.size(); ++i) mask = unsqueeze_tensor(ctx, mask, ctx.vals.rank(mask));
+  for (size_t i = dim + 1; i < sizes.size(); ++i) mask = refs_unsqueeze_tensor(ctx, mask, ctx.vals.rank(mask));
   const TensorId where_ops[] = {mask, x};
   for (TensorId t : where_ops) fake_cache_metadata_questions(ctx, {ctx.vals.sizes(t), ctx.vals.strides(t)});
   Dims shape, strides;
-  broadcast_shapes(ctx, ctx.vals.sizes(mask), ctx.vals.sizes(x), shape);
+  refs_broadcast_shape(ctx, where_ops, shape, /*raise=*/true);
   fake_elementwise_layout_questions(ctx, where_ops, shape, /*fast_binary=*/false);
   {
     ShapeEnv::SuppressGuards layout(ctx.env);
@@ -348,18 +350,22 @@ void cumulative_2x_questions(PropContext& ctx, TensorId self, size_t dim, DType 
   const DType masked = self_dtype == DType::Bool ? DType::Int64 : self_dtype;
   const DType accumulate = out_dtype == DType::Float16 || out_dtype == DType::BFloat16 ? DType::Float32 : out_dtype;
   if (masked != accumulate) prims_is_non_overlapping_and_dense_or_false(ctx, {shape, strides});
-  empty_strided_questions(ctx, sizes);
+  result = shape;
+  result.erase(dim);
+  empty_strided_questions(ctx, result);
 }
 
-// cumsum / cumprod(self, dim, *, dtype): same shape, contiguous
+// cumsum / cumprod(self, dim, *, dtype): self's shape (above), contiguous
 void cumsum(PropContext& ctx) {
   const TensorId self = ctx.tensor_arg(0);
   const size_t dim = static_cast<size_t>(ctx.wrap_dim(ctx.int_const(ctx.arg(1)), ctx.vals.rank(self)));
   ArgId dt = ctx.kwarg(Key::dtype);
   if (!dt.valid()) dt = ctx.arg(2);
   const DType out = sum_dtype(ctx, self, dt);
-  if (ctx.vals.rank(self) > 0) cumulative_2x_questions(ctx, self, dim, out);
-  ctx.set_tensor(ctx.new_contiguous(out, ctx.vals.sizes(self)));
+  if (ctx.vals.rank(self) == 0) return ctx.set_tensor(ctx.new_contiguous(out, ctx.vals.sizes(self)));
+  Dims result;
+  cumulative_2x(ctx, self, dim, out, result);
+  ctx.set_tensor(ctx.new_contiguous(out, result));
 }
 
 void logcumsumexp(PropContext& ctx) {

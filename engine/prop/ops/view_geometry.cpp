@@ -418,6 +418,12 @@ TensorId unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d) {
   return ctx.new_view(t, sizes, strides, ctx.vals.tensor(t).storage_offset);
 }
 
+TensorId refs_unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d) {
+  const Dims sizes(ctx.vals.sizes(t));  // copied: a guard's refinement may grow the tables
+  for (ExprId s : sizes) ctx.guard_or_false(ctx.ar.eq(s, ctx.ar.one()));
+  return unsqueeze_tensor(ctx, t, d);
+}
+
 // at::inferExpandGeometry: right-aligned; -1 keeps a size; a size-1 dim (or a new
 // leading dim) expanded to another size gets stride 0.
 TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> target) {
@@ -459,9 +465,11 @@ TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> tar
             "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  "
             "Target sizes: {}.  Tensor sizes: {}",
             ctx.str(want), ctx.str(size), i, ctx.shape_str(target), ctx.shape_str(sizes));
-      size = want;
       stride = ar.zero();
     }
+    // equal sizes: FakeTensorMode's refs expand takes the requested length (a literal 1 for a
+    // size guarded == 1), the same value as eager's kept size
+    size = want;
     ns[i] = size;
     nt[i] = stride;
   }

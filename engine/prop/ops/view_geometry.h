@@ -49,6 +49,9 @@ TensorId expand_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> tar
 TensorId alias_tensor(PropContext& ctx, TensorId t);
 // t.unsqueeze(d) for a wrapped d in [0, rank]: stride size[d]*stride[d] (1 at the end).
 TensorId unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
+// torch._refs.unsqueeze inside a decomposition: prims.broadcast_in_dim's meta asks
+// guard_or_false(size == 1) of every kept dim, in order, then the same view.
+TensorId refs_unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
 
 // torch._check(cond) without formatting a message unless it fails: a guard for backed
 // sizes, a runtime assert for unbacked ones, false when it is known to fail (inference mode:
