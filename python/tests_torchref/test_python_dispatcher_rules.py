@@ -663,3 +663,84 @@ def test_zero_pad_clones_through_prims(tmp_path):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert any(" < " in g and "8*" in g for g in guards), guards
+
+
+# A chunk count that is 1 at the example: a stride-64 conv over H in [64, 127] gives
+# H' = (H - 64)//64 + 1, whose range holds 1, so `H' == 1` is a guard, not a static answer.
+_ONE_CHUNK = [("c", "aten.conv2d.default", ["x", "w0", None, [64, 1], [0, 0], [1, 1], 1])]
+_ONE_CHUNK_WEIGHTS = {"w0": [4, 3, 64, 1]}
+
+
+def _shape(guards_graph_path, node):
+    prop = symshape.load(guards_graph_path).propagate(example=0, strides="fake")
+    return next(n["value"]["shape"] for n in prop.nodes if n["name"] == node)
+
+
+def test_cumsum_keeps_the_literal_one_of_refs_broadcast(tmp_path):
+    # torch._refs cumsum: where(mask, x.unsqueeze(dim + 1), 0) over _broadcast_shapes, whose
+    # common shape starts as 1s and skips a size equal to it, so H' guarded == 1 stays 1 in the
+    # result; the refs unsqueezes ask `size == 1` of every dim
+    doc, path = _graph(tmp_path, "cumsum_one", _ONE_CHUNK + [
+        ("s", "aten.cumsum.default", ["c", 3]),
+        ("r", "aten.reshape.default", ["s", [-1]])], [1, 3, "h", 64], [1, 3, 100, 64],
+        weights=_ONE_CHUNK_WEIGHTS)
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert _shape(path, "s")[2] == "1", _shape(path, "s")
+
+
+def test_matmul_broadcasts_batches_through_torch_broadcast_shapes(tmp_path):
+    # decompositions.matmul: torch.broadcast_shapes(batch1, batch2) is refs' _broadcast_shapes,
+    # so a batch size guarded == 1 is a literal 1 in the expand targets and the result
+    doc, path = _graph(tmp_path, "matmul_one", _ONE_CHUNK + [
+        ("v", "aten.reshape.default", ["c", [1, 4, -1, 8, 8]]),
+        ("m", "aten.matmul.default", ["v", "v"]),
+        ("r", "aten.reshape.default", ["m", [-1]])], [1, 3, "h", 64], [1, 3, 100, 64],
+        weights=_ONE_CHUNK_WEIGHTS)
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert _shape(path, "m")[2] == "1", _shape(path, "m")
+
+
+@pytest.mark.parametrize("op", ["masked_fill", "expand"])
+def test_refs_take_the_literal_one(tmp_path, op):
+    # refs masked_fill is where(mask, value, self) over _maybe_broadcast; refs expand takes the
+    # requested length: both give 1 where eager keeps H' (equal to 1 by a guard)
+    tail = [("k", "aten.gt.Scalar", ["w1", 0.0]), ("o", "aten.masked_fill.Scalar", ["c", "k", -1.0])] \
+        if op == "masked_fill" else [("o", "aten.expand.default", ["c", [1, 4, 1, 64]])]
+    doc, path = _graph(tmp_path, f"{op}_one", _ONE_CHUNK + tail + [
+        ("r", "aten.reshape.default", ["o", [-1]])], [1, 3, "h", 64], [1, 3, 100, 64],
+        weights={**_ONE_CHUNK_WEIGHTS, "w1": [64]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert _shape(path, "o")[2] == "1", _shape(path, "o")
+
+
+def test_constant_pad_asks_no_sign_of_a_symbolic_pad(tmp_path):
+    # _constant_pad_nd_meta takes its crop path only for plain ints <= 0; a SymInt pad (here
+    # (64 - W % 64) % 64, 0 at W = 128) is added to the size with no question of its sign
+    doc, path = _graph(tmp_path, "pad_symbolic", [
+        ("s", "aten.sym_size.int", ["x", 3]),
+        ("m", "operator.mod", ["s", 64]),
+        ("n", "operator.sub", [64, "m"]),
+        ("q", "operator.mod", ["n", 64]),
+        ("p", "aten.constant_pad_nd.default", ["x", [0, "q"], 0.0])], [1, 3, 8, "w"], [1, 3, 8, 128])
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert not any("% 64" in g for g in guards), guards
+
+
+@pytest.mark.parametrize("affine", [True, False])
+def test_group_norm_takes_the_broadcast_literal_one(tmp_path, affine):
+    # refs native_group_norm ends in binary ops against a (N, C, 1, 1) scale / bias through the
+    # fast path, whose infer_size takes the other operand's size where one is guarded == 1:
+    # mobilevitv2's W' == 1 is a literal 1 in the result
+    params = ["w1", "b1"] if affine else [None, "b1"]
+    doc, path = _graph(tmp_path, f"group_norm_one_{affine}", _ONE_CHUNK + [
+        ("t", "aten.transpose.int", ["c", 2, 3]),
+        ("g", "aten.group_norm.default", ["t", 2] + params + [1e-5, False]),
+        ("r", "aten.reshape.default", ["g", [-1]])], [1, 3, "h", 64], [1, 3, 100, 64],
+        weights={**_ONE_CHUNK_WEIGHTS, "w1": [4], "b1": [4]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert _shape(path, "g")[3] == "1", _shape(path, "g")

@@ -428,12 +428,16 @@ void check_group_norm(PropContext& ctx, TensorId input, ArgId weight, ArgId bias
 // contiguous, as_strided to (N, C) and unsqueezed to the input's rank (strides (C, 1, ..., 1)).
 // Without a weight: `(x_reshaped - mean) * rstd` on the reshaped (N, G, C // G, HxW) input
 // and the (N, G, 1, 1) statistics, `.view(input.shape)`, then `+ bias` unsqueezed to
-// (1, C, 1, ...).
+// (1, C, 1, ...). `out` receives the result's sizes: the last binary op's broadcast shape,
+// where a size guarded == 1 takes the broadcast operand's literal 1 (fake_impls infer_size).
 void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                 std::span<const ExprId> reshaped, bool has_weight, bool has_bias) {
+                                 std::span<const ExprId> reshaped, bool has_weight, bool has_bias, Dims& out) {
   ExprArena& ar = ctx.ar;
   const size_t rank = sizes.size();
   Dims result;
+  const auto take = [&](const Dims& shape) {
+    if (shape.size() == rank) out = shape;
+  };
   if (has_weight) {
     Dims scale, scale_strides;
     scale.resize(rank, ar.one());
@@ -443,10 +447,11 @@ void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes
     const OperandLayout mul_ops[] = {{sizes, strides}, {scale, scale_strides}};
     MemoryFormat format = MemoryFormat::Contiguous;
     if (!fake_binary_fast_path_guards(ctx, mul_ops, &result, &format)) return;
-    Dims product_strides;
+    take(result);
+    Dims product_strides, sum;
     format_strides(ctx, result, format, product_strides);
     const OperandLayout add_ops[] = {{result, product_strides}, {scale, scale_strides}};
-    fake_binary_fast_path_guards(ctx, add_ops);
+    if (fake_binary_fast_path_guards(ctx, add_ops, &sum)) take(sum);
     return;
   }
   Dims x_strides, stat, stat_strides;
@@ -467,7 +472,7 @@ void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes
   bias[1] = sizes[1];
   bias_strides[0] = sizes[1];
   const OperandLayout add_ops[] = {{sizes, out_strides}, {bias, bias_strides}};
-  fake_binary_fast_path_guards(ctx, add_ops);
+  if (fake_binary_fast_path_guards(ctx, add_ops, &result)) take(result);
 }
 
 // Under the Python dispatcher (export, Dynamo) the native_group_norm that C++ group_norm
@@ -477,15 +482,17 @@ void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes
 // view's own) are guards. var_mean and the statistics' arithmetic on (N, G, ...) ask
 // nothing of H and W; the ops on the whole input do (group_norm_output_questions).
 void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> input_sizes,
-                                     std::span<const ExprId> strides, ExprId groups, bool has_weight, bool has_bias) {
+                                     std::span<const ExprId> strides, ExprId groups, bool has_weight, bool has_bias,
+                                     Dims& out) {
   ExprArena& ar = ctx.ar;
   const Dims sizes(input_sizes);  // copied: the view helper may grow the value table
+  out = sizes;
   if (sizes.size() < 2 || !ctx.known_true(ar.eq(ar.mod(sizes[1], groups), ar.zero()))) return;
   ExprId hxw = ar.one();
   for (size_t i = 2; i < sizes.size(); ++i) hxw = ar.mul(hxw, sizes[i]);
   const ExprId shape[] = {sizes[0], groups, ar.floordiv(sizes[1], groups), hxw};
   reshape_view_helper_guards(ctx, sizes, strides, shape);
-  group_norm_output_questions(ctx, sizes, strides, shape, has_weight, has_bias);
+  group_norm_output_questions(ctx, sizes, strides, shape, has_weight, has_bias, out);
 }
 
 // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)
@@ -496,11 +503,14 @@ void group_norm(PropContext& ctx) {
   const ExprId c = ctx.vals.sizes(input)[1];
   check_group_norm(ctx, input, ctx.arg(2), ctx.arg(3), c, ctx.int_const(ctx.arg(1)));
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
-  Dims strides;
-  format_strides(ctx, ctx.vals.sizes(input), suggest_memory_format(ctx, input), strides);
+  Dims strides, sizes;
+  const MemoryFormat format = suggest_memory_format(ctx, input);
+  format_strides(ctx, ctx.vals.sizes(input), format, strides);
   group_norm_decomposition_guards(ctx, ctx.vals.sizes(input), strides, ctx.int_expr(ctx.arg(1)),
-                                  ctx.opt_tensor(ctx.arg(2)).has_value(), ctx.opt_tensor(ctx.arg(3)).has_value());
-  ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), ctx.vals.sizes(input), strides));
+                                  ctx.opt_tensor(ctx.arg(2)).has_value(), ctx.opt_tensor(ctx.arg(3)).has_value(), sizes);
+  // the decomposition's sizes (the same values) in the input's layout
+  format_strides(ctx, sizes, format, strides);
+  ctx.set_tensor(ctx.new_tensor(ctx.vals.dtype(input), sizes, strides));
 }
 
 // native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (out, mean (N, G), rstd (N, G))
