@@ -34,6 +34,7 @@ constexpr double kAtomContext = kAtom - 0.5;  // "parenthesise unless atomic"
 
 bool negative_number(const ExprArena& a, ExprId e) { return a.is_number(e) && a.float_value(e) < 0; }
 
+// PyTorch's divisions and modulos: Functions whose own `precedence` (35) is below Add's.
 bool low_precedence_function(ExprKind k) {
   switch (k) {
     case ExprKind::FloorDiv:
@@ -51,6 +52,7 @@ bool low_precedence_function(ExprKind k) {
 // their own `precedence` attributes: 35 for the divisions and modulos, 50 for
 // PowByNatural, 60 for FloatPow).
 double precedence(const ExprArena& a, ExprId e) {
+  if (low_precedence_function(a.kind(e))) return 35;
   switch (a.kind(e)) {
     case ExprKind::Integer:
     case ExprKind::Float: return negative_number(a, e) ? kAdd : kAtom;
@@ -69,13 +71,6 @@ double precedence(const ExprArena& a, ExprId e) {
         if (low_precedence_function(a.kind(f))) return kMul;
       return negative_number(a, a.operand(e, 0)) ? kAdd : kMul;
     case ExprKind::Pow: return kPow;
-    case ExprKind::FloorDiv:
-    case ExprKind::CleanDiv:
-    case ExprKind::Mod:
-    case ExprKind::PythonMod:
-    case ExprKind::ModularIndexing:
-    case ExprKind::IntTrueDiv:
-    case ExprKind::FloatTrueDiv: return 35;  // low_precedence_function
     case ExprKind::PowByNatural: return kMul;
     case ExprKind::FloatPow: return kPow;
     case ExprKind::Eq:

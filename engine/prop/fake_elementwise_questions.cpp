@@ -162,8 +162,7 @@ bool refs_broadcast_shape(PropContext& ctx, std::span<const TensorId> tensors, D
   if (!refs_broadcast_shapes(ctx, shapes.span(), shape, raise)) return false;
   ExprArena& ar = ctx.ar;
   // should_expand(x.shape, common_shape): the first dim whose sizes differ ends it
-  for (TensorId t : tensors) {
-    const Dims s(ctx.vals.sizes(t));
+  for (const Dims& s : shapes.span()) {
     if (s.empty() || s.size() != shape.size()) continue;  // a CPU scalar is kept; a shorter shape expands
     for (size_t i = 0; i < s.size(); ++i) {
       if (ctx.guard_or_false(ar.ne(s[i], shape[i]))) break;

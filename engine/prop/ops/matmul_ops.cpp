@@ -272,7 +272,7 @@ bool matmul_2x_questions(PropContext& ctx, TensorId a, TensorId b, Dims& batch_o
     const TensorId t1 = transpose ? transposed_last2(ctx, b) : a;
     const TensorId t2 = !transpose ? b : (da == 2 ? t_2d(ctx, a) : a);
     const Dims s1(sizes(ctx, t1));
-      Dims out(std::span<const ExprId>(s1).first(s1.size() - 1));
+    Dims out(std::span<const ExprId>(s1).first(s1.size() - 1));
     const ExprId folded[] = {ar.mul(std::span<const ExprId>(out)), s1[s1.size() - 1]};
     const TensorId t1_folded = reshape_tensor(ctx, t1, folded);
     const bool t2_matrix = ctx.vals.rank(t2) == 2;

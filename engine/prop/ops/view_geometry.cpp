@@ -451,7 +451,7 @@ TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> tar
     const size_t offset = n - 1 - i;
     const bool exists = offset < rank;
     const size_t d = rank - 1 - offset;
-    ExprId size = exists ? sizes[d] : ar.one();
+    const ExprId size = exists ? sizes[d] : ar.one();
     ExprId stride = exists ? strides[d] : ar.mul(ns[i + 1], nt[i + 1]);
     ExprId want = target[i];
     if (ctx.guard_or_false(ar.eq(want, minus_one))) {
@@ -467,10 +467,9 @@ TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> tar
             ctx.str(want), ctx.str(size), i, ctx.shape_str(target), ctx.shape_str(sizes));
       stride = ar.zero();
     }
-    // equal sizes: FakeTensorMode's refs expand takes the requested length (a literal 1 for a
-    // size guarded == 1), the same value as eager's kept size
-    size = want;
-    ns[i] = size;
+    // equal sizes too: FakeTensorMode's refs expand takes the requested length (a literal 1
+    // for a size guarded == 1), the same value as eager's kept size
+    ns[i] = want;
     nt[i] = stride;
   }
   return ctx.new_view(x, ns, nt, ctx.vals.tensor(x).storage_offset);
