@@ -84,16 +84,6 @@ KNOWN.update({
 })
 
 # --- propagation (torchref_prop): node fields ---
-_FAKE_SIZE1_STRIDES = (
-    "the stride of a size-1 dim: PyTorch 2.13's FakeTensorMode computes einsum's through its fake "
-    "decomposition (bmm, then views) differently from its own eager CPU kernel and meta backend: for "
-    "maxvit_t's einsum `B G H I D, B G H J D -> B G H I J` at batch 1, eager and meta give stride 307328 "
-    "for dim 0 where fake gives 49. symshape follows eager and meta, which the corpus goldens (eager 1.13) "
-    "and eager 2.13 agree on; a size-1 dim's stride never moves an element. (Views are compared with "
-    "FakeTensorMode's own strides, Graph.propagate(strides=\"fake\"); only einsum is left.)"
-)
-KNOWN.update({f"node:maxvit_t:{name}": _FAKE_SIZE1_STRIDES for name in (
-    ["einsum"] + [f"einsum_{i}" for i in range(1, 44)])})
 
 # --- constraint violations over the whole visible corpus (own spec, `--violations 1`) ---
 _OPEN_FCN_HEIGHT = (

@@ -6,9 +6,12 @@
 // back, or a broadcasting mul when nothing is summed); finally contraction dims are
 // viewed away (several operands) or summed (one operand). A single operand without
 // contraction stays a view of its input.
+#include <algorithm>
 #include <array>
 
 #include "prop/dtype_rules.h"
+#include "prop/fake_elementwise_questions.h"
+#include "prop/memory_format.h"
 #include "prop/ops/matmul_family.h"
 #include "prop/shape_helpers.h"
 
@@ -94,6 +97,21 @@ bool view_strides(PropContext& ctx, const Operand& op, std::span<const ExprId> s
   return view_d == -1;
 }
 
+// The strides FakeTensorMode gives at::mul's result (ReferenceHost::fake_strides), as the
+// pointwise rules do: fake_impls' fast path (torch.empty in its memory format) when an
+// operand's layout is symbolic and the path applies, else torch._refs' layout. Both differ
+// from TensorIterator's only at size-1 dims; the questions are the eager ones, asked already.
+void fake_mul_strides(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape, Dims& out) {
+  ShapeEnv::SuppressGuards layout_only(ctx.env);
+  if (std::any_of(tensors.begin(), tensors.end(), [&](TensorId t) { return has_symbolic_layout(ctx, t); })) {
+    FixedVector<OperandLayout, 2> ops;
+    for (TensorId t : tensors) ops.push_back({ctx.vals.sizes(t), ctx.vals.strides(t)});
+    MemoryFormat format = MemoryFormat::Contiguous;
+    if (fake_binary_fast_path_guards(ctx, ops.span(), nullptr, &format)) return format_strides(ctx, shape, format, out);
+  }
+  refs_elementwise_strides(ctx, tensors, shape, out);
+}
+
 // sumproduct_pair(left, right, sum_dims, keepdim=true)
 Operand sumproduct_pair(PropContext& ctx, Operand left, Operand right, std::span<const size_t> sum_dims, DType dtype) {
   ExprArena& ar = ctx.ar;
@@ -107,6 +125,7 @@ Operand sumproduct_pair(PropContext& ctx, Operand left, Operand right, std::span
     Operand r;
     r.sizes = shape;
     elementwise_strides(ctx, ops, shape, r.strides);
+    if (ctx.host.fake_strides) fake_mul_strides(ctx, ops, shape, r.strides);
     r.base = TensorId();
     r.offset = ar.zero();
     return r;
@@ -389,9 +408,13 @@ void einsum(PropContext& ctx, std::string_view eq, std::span<const TensorId> ten
   if (perm_index - out_size > 0) {
     Dims shape(std::span<const ExprId>(out.sizes).first(static_cast<size_t>(out_size)));
     if (num_ops > 1) {
-      // the contraction dims are all 1 now: viewed away
+      // the contraction dims are all 1 now: viewed away. Eager's computeStride gives a kept
+      // size-1 dim the stride of its place in the new shape; FakeTensorMode's view
+      // (_reshape_view_helper) matches every kept dim and squeezes the tail, so each kept dim
+      // keeps its stride (ReferenceHost::fake_strides)
       Dims strides;
       if (!view_strides(ctx, out, shape, strides)) ctx.fail("einsum(): internal view failure");
+      if (ctx.host.fake_strides) strides.assign(std::span<const ExprId>(out.strides).first(shape.size()));
       out.sizes = shape;
       out.strides = strides;
     } else {
