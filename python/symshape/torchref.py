@@ -216,5 +216,17 @@ def main(argv=None):
     return 0 if not s.diffs and not s.errors else 1
 
 
+def _pin_hash_seed():
+    """PyTorch's guards depend on Python's string hashing: `_maybe_guard_rel` learns a
+    divisibility from `next(iter(expr.atoms(Mod)))`, the first of a hash-ordered set, and
+    produce_guards keeps one of two equal guards by set order (docs/torchref.md, "PyTorch's
+    hash-seed dependence"). So a comparison is reproducible only under a fixed seed: the
+    harness re-executes itself with PYTHONHASHSEED=0 unless the caller chose a seed."""
+    if os.environ.get("PYTHONHASHSEED") is None:
+        os.execve(sys.executable, [sys.executable, "-m", "symshape.torchref", *sys.argv[1:]],
+                  {**os.environ, "PYTHONHASHSEED": "0"})
+
+
 if __name__ == "__main__":
+    _pin_hash_seed()
     sys.exit(main())
