@@ -1,8 +1,8 @@
 #pragma once
 // A tighter range for sums than bound()'s term-by-term interval arithmetic, used by the
-// decision procedures (provable equality, `expr bound`, the ShapeEnv's static evaluation)
-// when bound() alone cannot decide. It never changes an expression, only what is known
-// about it, so printed guards and shapes keep PyTorch's canonical form.
+// decision procedures (provable equality, `expr bound`) when bound() alone cannot decide.
+// Not the ShapeEnv's static evaluation, which decides what PyTorch's bound_sympy does. It
+// never changes an expression, only what is known about it.
 //
 // Two rules, each exact for every integer assignment (tests/expr/sum_bound_test.cpp checks
 // them against brute-force evaluation):
@@ -19,14 +19,12 @@
 
 namespace symshape {
 
-// Bounds a (sub)expression the caller's way (bound() with symbol ranges, or the
-// ShapeEnv's memoised bound).
+// Bounds a (sub)expression the caller's way (bound() with symbol ranges).
 using ExprRangeFn = std::function<ValueRange(ExprId)>;
 
 // The range of integer expression `e`: range_of(e) intersected with what the rules
 // above prove. Builds only hash-consed helper nodes (a + r, x - y) in the arena.
-// `remainders` adds a third rule for the decision procedures (equality.h), off for the
-// ShapeEnv so its static evaluation decides what PyTorch's does:
+// `remainders` adds a third rule (equality.h turns it on):
 // - the division identity read backwards: a term c*(A // d) with d > 0 dividing c is
 //   (c/d)*(A - r) with r in [0, d - 1] (and r <= A for A >= 0), so `x - 3*(x//3)` is
 //   x - x + [0, 2]; `c*y*(A // y)` for a divisor y known positive likewise.

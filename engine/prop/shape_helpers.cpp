@@ -300,6 +300,12 @@ void dense_strides_in_order(PropContext& ctx, std::span<const ExprId> shape, std
   }
 }
 
+void check_size_nonnegative(PropContext& ctx, std::span<const ExprId> sizes) {
+  for (ExprId s : sizes)
+    if (!ctx.require(ctx.ar.ge(s, ctx.ar.zero())))
+      ctx.fail("Trying to create tensor with negative dimension {}: {}", ctx.str(s), ctx.shape_str(sizes));
+}
+
 bool has_symbolic_layout(PropContext& ctx, TensorId t) {
   for (ExprId e : ctx.vals.sizes(t))
     if (!ctx.ar.is_constant(e)) return true;

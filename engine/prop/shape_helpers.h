@@ -75,6 +75,10 @@ void dense_strides_in_order(PropContext& ctx, std::span<const ExprId> shape, std
 // FakeTensorMode tries its fast op impls only for such arguments.
 bool has_symbolic_layout(PropContext& ctx, TensorId t);
 
+// c10's check_size_nonnegative, as every empty / new_empty over symbolic sizes runs it: a
+// torch._check(size >= 0) per size, in order, failing with PyTorch's message.
+void check_size_nonnegative(PropContext& ctx, std::span<const ExprId> sizes);
+
 // Product of sizes (numel).
 ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 

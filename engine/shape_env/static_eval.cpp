@@ -13,7 +13,6 @@
 #include "expr/bound.h"
 #include "expr/canonical.h"
 #include "expr/inline_vec.h"
-#include "expr/sum_bound.h"
 #include "shape_env/symbol_list.h"
 
 namespace symshape {
@@ -385,12 +384,10 @@ std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bo
       default: return std::nullopt;
     }
   };
-  std::optional<bool> v = decides(bound(d, size_oblivious));
-  // Past the reference: Min/Max bounded against the rest of the difference and floor
-  // divisions by one divisor compared through their numerators (expr/sum_bound.h) decide
-  // relations such as Min(W, W + 1) == W that interval arithmetic cannot.
-  if (!v && expand)
-    v = decides(sum_bound(arena_, d, [this, size_oblivious](ExprId x) { return bound(x, size_oblivious); }));
+  // Interval arithmetic only, as PyTorch's bound_sympy: the tighter sum_bound (expr/sum_bound.h)
+  // would decide `H + Max(0, 1 - H + 2*ceil(H/2)) >= 3` (TF-style 'same' padding), which
+  // PyTorch guards, so the ShapeEnv leaves it to the decision procedures (equality.h).
+  const std::optional<bool> v = decides(bound(d, size_oblivious));
   if (!v) return std::nullopt;
   return arena_.boolean(*v);
 }

@@ -744,3 +744,41 @@ def test_group_norm_takes_the_broadcast_literal_one(tmp_path, affine):
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert _shape(path, "g")[3] == "1", _shape(path, "g")
+
+
+def _tf_same_pad(src, tag, k, s):
+    """timm's pad_same (TF 'same' padding) of `src` for a k x k kernel at stride s, as export
+    traces it: sym_max((ceil(size / s) - 1)*s + k - size, 0) per spatial dim, split in halves."""
+    nodes, pads = [], []
+    for d in (3, 2):  # F.pad lists the last dim first
+        z, n = f"{tag}_z{d}", f"{tag}_{d}"
+        nodes += [(z, "aten.sym_size.int", [src, d]),
+                  (n + "_t", "operator.truediv", [z, s]),
+                  (n + "_c", "math.ceil", [n + "_t"]),
+                  (n + "_s", "operator.sub", [n + "_c", 1]),
+                  (n + "_m", "operator.mul", [n + "_s", s]),
+                  (n + "_a", "operator.add", [n + "_m", k]),
+                  (n + "_d", "operator.sub", [n + "_a", z]),
+                  (n + "_p", "torch.sym_max", [n + "_d", 0]),
+                  (n + "_lo", "operator.floordiv", [n + "_p", 2]),
+                  (n + "_hi", "operator.sub", [n + "_p", n + "_lo"])]
+        pads += [n + "_lo", n + "_hi"]
+    return nodes + [(tag, "aten.pad.default", [src, pads, "constant", 0.0])]
+
+
+def test_tf_same_padding_guards_as_pytorch_bounds_them(tmp_path):
+    # tf_efficientnetv2: the padded size H + Max(0, 1 - H + 2*ceil(H/2)) is >= 3 for every H,
+    # but PyTorch's bound_sympy (intervals, term by term) cannot tell, so the conv's kernel check
+    # is a guard; after the next 'same' pad the conv's new_empty asks `size >= 0` and the
+    # in-place silu_'s copy back (meta_copy_ -> refs expand) asks `size != -1`, both guards
+    doc, path = _graph(tmp_path, "tf_same", _tf_same_pad("x", "p0", 3, 2) + [
+        ("c0", "aten.conv2d.default", ["p0", "w0", None, [2, 2], [0, 0], [1, 1], 1]),
+        ("a0", "aten.silu_.default", ["c0"])] + _tf_same_pad("a0", "p1", 3, 2) + [
+        ("c1", "aten.conv2d.default", ["p1", "w1", None, [2, 2], [0, 0], [1, 1], 1]),
+        ("a1", "aten.silu_.default", ["c1"])], ["n", 3, "h", "w"], [2, 3, 64, 64],
+        weights={"w0": [8, 3, 3, 3], "w1": [8, 8, 3, 3]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.startswith("L['x'].size()[2] + max(0, ") and g.endswith(">= 3") for g in guards), guards
+    assert any(g.endswith(">= 0") and "// 2" in g for g in guards), guards
+    assert any(g.endswith("!= (-1)") for g in guards), guards

@@ -354,6 +354,10 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
       ctx.fail("Given input size per channel: {}. Calculated output size per channel: {}. Output size is too small",
                ctx.shape_str(is.subspan(2)), ctx.shape_str(std::span<const ExprId>(out).subspan(2)));
   }
+  // then `input.new_empty(shape_out)`: C++ empty's check_size_nonnegative, `size >= 0` of
+  // every size (decided for most convs; a guard where bounds alone cannot tell, e.g. after
+  // TF-style 'same' padding, whose Max(0, ...) terms keep a spatial size's lower bound below 0)
+  check_size_nonnegative(ctx, out);
   fake_conv_convert_questions(ctx, out, fake_format);
   const DType dtype = ctx.vals.dtype(in);
   if (k != 3) return new_in_format(ctx, dtype, out, fmt);

@@ -3,6 +3,7 @@
 // to_will_alias); copies allocate like empty_like (preserve_format keeps dense strides).
 #include "prop/memory_format.h"
 #include "prop/ops/elementwise_common.h"
+#include "prop/ops/view_geometry.h"
 #include "prop/shape_helpers.h"
 
 namespace symshape {
@@ -116,6 +117,10 @@ void copy_(PropContext& ctx) {
   const TensorId self = ctx.tensor_arg(0);
   const ArgId ops[] = {ctx.arg(0), ctx.arg(1)};
   check_inplace(ctx, self, ops, ctx.vals.dtype(self));
+  if (ctx.is_tensor(ctx.arg(1))) {
+    const Dims self_sizes(ctx.vals.sizes(self)), src_sizes(ctx.vals.sizes(ctx.tensor(ctx.arg(1))));
+    meta_copy_questions(ctx, self_sizes, src_sizes);
+  }
   ctx.set_tensor(self);
 }
 

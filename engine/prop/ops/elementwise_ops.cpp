@@ -7,6 +7,7 @@
 #include "prop/ops/elementwise_common.h"
 #include "prop/fake_elementwise_questions.h"
 #include "prop/memory_format.h"
+#include "prop/ops/view_geometry.h"
 #include "prop/shape_helpers.h"
 
 namespace symshape {
@@ -156,7 +157,9 @@ void unary_(PropContext& ctx) {
 template <PromotionKind K>
 void unary_refs_(PropContext& ctx) {
   const ArgId ops[] = {ctx.arg(0)};
-  pointwise_result(ctx, ops, result_type(ctx, ops, K), PointwisePath::Refs);  // its questions only
+  const TensorId result = pointwise_result(ctx, ops, result_type(ctx, ops, K), PointwisePath::Refs);
+  const Dims self_sizes(ctx.vals.sizes(ctx.tensor_arg(0))), result_sizes(ctx.vals.sizes(result));
+  meta_copy_questions(ctx, self_sizes, result_sizes);  // `self.copy_(result)`
   unary_<K>(ctx);
 }
 

@@ -21,9 +21,7 @@ TensorId repeat_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> rep
   const size_t lead = reps.size() - sizes.size();
   Dims out;
   for (size_t i = 0; i < reps.size(); ++i) out.push_back(ar.mul(i < lead ? ar.one() : sizes[i - lead], reps[i]));
-  for (ExprId s : out)
-    if (!holds(ctx, ar.ge(s, ar.zero())))
-      ctx.fail("Trying to create tensor with negative dimension {}: {}", ctx.str(s), ctx.shape_str(out));
+  check_size_nonnegative(ctx, out);
   return ctx.new_contiguous(ctx.vals.dtype(x), out);
 }
 

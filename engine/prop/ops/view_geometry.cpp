@@ -424,6 +424,29 @@ TensorId refs_unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d) {
   return unsqueeze_tensor(ctx, t, d);
 }
 
+void meta_copy_questions(PropContext& ctx, std::span<const ExprId> self_sizes, std::span<const ExprId> src_sizes) {
+  ExprArena& ar = ctx.ar;
+  const size_t n = self_sizes.size(), rank = src_sizes.size();
+  if (rank > n) return;  // refs expand's "too few dimensions", reported by the caller's own check
+  const size_t offset = n - rank;
+  Dims shape(self_sizes);
+  for (size_t i = 0; i < rank; ++i) {
+    const ExprId x = src_sizes[i], length = self_sizes[offset + i];
+    if (ctx.guard_or_false(ar.eq(length, ar.integer(-1)))) {
+      shape[offset + i] = x;
+      continue;
+    }
+    const ExprId either[] = {ar.eq(x, ar.one()), ar.eq(length, x)};
+    if (!holds(ctx, ar.logical_or(either)))
+      ctx.fail("expand: attempting to expand a dimension of length {} -> {}!", ctx.str(x), ctx.str(length));
+    if (!holds(ctx, ar.ge(length, ar.zero()))) ctx.fail("expand: negative length {}", ctx.str(length));
+  }
+  for (ExprId l : shape)
+    if (!holds(ctx, ar.ge(l, ar.zero()))) ctx.fail("expand: negative length {}", ctx.str(l));
+  for (size_t i = 0; i < rank; ++i)
+    if (ctx.guard_or_false(ar.eq(src_sizes[i], ar.one()))) ctx.guard_or_false(ar.eq(src_sizes[i], shape[offset + i]));
+}
+
 // at::inferExpandGeometry: right-aligned; -1 keeps a size; a size-1 dim (or a new
 // leading dim) expanded to another size gets stride 0.
 TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> target) {

@@ -52,6 +52,12 @@ TensorId unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
 // torch._refs.unsqueeze inside a decomposition: prims.broadcast_in_dim's meta asks
 // guard_or_false(size == 1) of every kept dim, in order, then the same view.
 TensorId refs_unsqueeze_tensor(PropContext& ctx, TensorId t, size_t d);
+// aten.copy_(self, src) under FakeTensorMode (_meta_registrations.meta_copy_, which also
+// ends every torch._refs in-place op, _make_inplace): torch._refs.expand(src, self.size())
+// asks, per dim, guard_or_false(length == -1), then checks the broadcast and
+// `length >= 0`; validate_shape checks every length; prims.broadcast_in_dim asks
+// guard_or_false(size == 1) of each of src's dims. Questions only: the result is self.
+void meta_copy_questions(PropContext& ctx, std::span<const ExprId> self_sizes, std::span<const ExprId> src_sizes);
 
 // torch._check(cond) without formatting a message unless it fails: a guard for backed
 // sizes, a runtime assert for unbacked ones, false when it is known to fail (inference mode:

@@ -91,9 +91,7 @@ void as_strided(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), sizes);
   ctx.int_list(ctx.arg(2), strides);
   if (sizes.size() != strides.size()) ctx.fail("mismatch in length of strides and shape");
-  for (ExprId s : sizes)
-    if (!holds(ctx, ctx.ar.ge(s, ctx.ar.zero())))
-      ctx.fail("Trying to create tensor with negative dimension {}: {}", ctx.str(s), ctx.shape_str(sizes));
+  check_size_nonnegative(ctx, sizes);
   for (ExprId s : strides)
     if (!holds(ctx, ctx.ar.ge(s, ctx.ar.zero())))
       ctx.fail("as_strided: Negative strides are not supported at the moment, got strides: {}", ctx.shape_str(strides));
