@@ -11,13 +11,6 @@ namespace symshape {
 
 namespace {
 
-// at::check_size_nonnegative over a (possibly symbolic) size list.
-void check_sizes(PropContext& ctx, std::span<const ExprId> sizes) {
-  for (ExprId s : sizes)
-    if (!check_ok(ctx, ctx.ar.ge(s, ctx.ar.zero())))
-      ctx.fail("Trying to create tensor with negative dimension {}: {}", ctx.str(s), ctx.shape_str(sizes));
-}
-
 // The default dtype of a fill value: int64, the default float, or complex. fill_value is a
 // Scalar parameter, and torch.ops (the reference interpreter) binds a Python bool passed
 // to a Scalar parameter as an int (bool subclasses int): aten.full.default([2], True) is
@@ -35,7 +28,7 @@ DType fill_dtype(PropContext& ctx, ArgId value) {
 void make(PropContext& ctx, ArgId size_arg, DType dtype, MemoryFormat fmt = MemoryFormat::Contiguous) {
   Dims sizes, strides;
   ctx.int_list(size_arg, sizes);
-  check_sizes(ctx, sizes);
+  check_size_nonnegative(ctx, sizes);
   format_strides(ctx, sizes, fmt == MemoryFormat::Preserve ? MemoryFormat::Contiguous : fmt, strides);
   ctx.set_tensor(ctx.new_tensor(dtype, sizes, strides));
 }
@@ -65,7 +58,7 @@ void empty_strided(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), strides);
   if (sizes.size() != strides.size())
     ctx.fail("mismatch in length of strides and shape");
-  check_sizes(ctx, sizes);
+  check_size_nonnegative(ctx, sizes);
   ctx.set_tensor(ctx.new_tensor(dtype_or(ctx, ctx.kwarg(Key::dtype), DType::Float32), sizes, strides));
 }
 
@@ -87,7 +80,7 @@ void new_empty_strided(PropContext& ctx) {
   ctx.int_list(ctx.arg(1), sizes);
   ctx.int_list(ctx.arg(2), strides);
   if (sizes.size() != strides.size()) ctx.fail("mismatch in length of strides and shape");
-  check_sizes(ctx, sizes);
+  check_size_nonnegative(ctx, sizes);
   ctx.set_tensor(ctx.new_tensor(dtype_or(ctx, ctx.kwarg(Key::dtype), ctx.vals.dtype(ctx.tensor_arg(0))), sizes, strides));
 }
 

@@ -430,6 +430,7 @@ void meta_copy_questions(PropContext& ctx, std::span<const ExprId> self_sizes, s
   if (rank > n) return;  // refs expand's "too few dimensions", reported by the caller's own check
   const size_t offset = n - rank;
   Dims shape(self_sizes);
+  uint64_t checked = 0;  // dims whose `length >= 0` the loop asked: validate_shape's is a repeat
   for (size_t i = 0; i < rank; ++i) {
     const ExprId x = src_sizes[i], length = self_sizes[offset + i];
     if (ctx.guard_or_false(ar.eq(length, ar.integer(-1)))) {
@@ -440,9 +441,11 @@ void meta_copy_questions(PropContext& ctx, std::span<const ExprId> self_sizes, s
     if (!holds(ctx, ar.logical_or(either)))
       ctx.fail("expand: attempting to expand a dimension of length {} -> {}!", ctx.str(x), ctx.str(length));
     if (!holds(ctx, ar.ge(length, ar.zero()))) ctx.fail("expand: negative length {}", ctx.str(length));
+    checked |= uint64_t{1} << (offset + i);
   }
-  for (ExprId l : shape)
-    if (!holds(ctx, ar.ge(l, ar.zero()))) ctx.fail("expand: negative length {}", ctx.str(l));
+  for (size_t j = 0; j < n; ++j)
+    if (!(checked >> j & 1) && !holds(ctx, ar.ge(shape[j], ar.zero())))
+      ctx.fail("expand: negative length {}", ctx.str(shape[j]));
   for (size_t i = 0; i < rank; ++i)
     if (ctx.guard_or_false(ar.eq(src_sizes[i], ar.one()))) ctx.guard_or_false(ar.eq(src_sizes[i], shape[offset + i]));
 }
