@@ -782,3 +782,35 @@ def test_tf_same_padding_guards_as_pytorch_bounds_them(tmp_path):
     assert any(g.startswith("L['x'].size()[2] + max(0, ") and g.endswith(">= 3") for g in guards), guards
     assert any(g.endswith(">= 0") and "// 2" in g for g in guards), guards
     assert any(g.endswith("!= (-1)") for g in guards), guards
+
+
+def test_conv3d_output_asks_the_channels_last_3d_walk(tmp_path):
+    # r3d_18: the fake conv's `out.to(memory_format=contiguous)` asks the C++
+    # suggest_memory_format() of the 5-d output, whose dim-5 flag starts with the
+    # channels_last_3d contiguity walk: `stride_C != 1`, i.e. D*H*W != 1, a guard
+    doc, path = _graph(tmp_path, "conv3d_walk", [
+        ("c0", "aten.conv3d.default", ["x", "w0", None, [1, 2, 2], [1, 1, 1], [1, 1, 1], 1]),
+        ("r0", "aten.relu.default", ["c0"]),
+        ("c1", "aten.conv3d.default", ["r0", "w1", None, [2, 2, 2], [1, 1, 1], [1, 1, 1], 1])],
+        ["n", 3, "d", "h", "w"], [2, 3, 4, 24, 24], weights={"w0": [8, 3, 3, 3, 3], "w1": [16, 8, 3, 3, 3]})
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert any(g.endswith("!= 1") and "size()[2]" in g and "size()[4]" in g for g in guards), guards
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_static_gelu_runs_its_reference_on_prims(tmp_path, case):
+    # focalnet at batch 1 (every size static): no fast path, so gelu's reference runs on prims
+    # and its last product sorts the strides of `a * 0.5` (a dense (1, 128, 1, 1) channel slice
+    # keeps (259, 1, 259, 259) there, then lays out as (128, 1, 128, 128))
+    x, nodes = [
+        ([1, 1, 1, 259], [("p", "aten.permute.default", ["x", [0, 3, 1, 2]]),
+                          ("s", "aten.slice.Tensor", ["p", 1, 0, 128, 1])]),
+        ([1, 8, 1, 1], [("s", "aten.permute.default", ["x", [0, 2, 1, 3]])]),
+        ([2, 1, 4, 1], [("s", "aten.permute.default", ["x", [3, 2, 1, 0]])]),
+        ([1, 4, 1, 6], [("p", "aten.permute.default", ["x", [0, 3, 2, 1]]),
+                        ("s", "aten.slice.Tensor", ["p", 1, 1, 6, 1])]),
+        ([2, 5, 7, 3], [("s", "aten.permute.default", ["x", [0, 3, 1, 2]])]),
+    ][case]
+    _fake_strides_equal(*_graph(tmp_path, f"static_gelu_{case}", nodes + [
+        ("g", "aten.gelu.default", ["s"])], x, x))

@@ -280,16 +280,21 @@ MemoryFormat output_format(PropContext& ctx, TensorId in, TensorId w, const IntD
   return eager;
 }
 
-// The questions of fake_impls.py conv's `convert(out, mem_fmt)` for a channels_last mem_fmt:
-// the meta kernel's row-major output `.to(memory_format=...)`, which under the Python
-// dispatcher (export, Dynamo) runs the _to_copy decomposition, whose
+// The questions of fake_impls.py conv's `convert(out, mem_fmt)`: the meta kernel's row-major
+// output `.to(memory_format=mem_fmt)`. at::to first asks the C++ suggest_memory_format() of
+// the output (_to_will_alias); when that is not mem_fmt (a channels_last mem_fmt), the
+// Python dispatcher (export, Dynamo) runs the _to_copy decomposition, whose
 // prims.convert_element_type meta asks is_non_overlapping_and_dense_or_false of it (a 3-d
 // output is seen as (N, C, 1, L)). The clone into the new format asks nothing.
-void fake_conv_convert_questions(PropContext& ctx, std::span<const ExprId> out, MemoryFormat fake_format) {
-  if (fake_format == MemoryFormat::Contiguous) return;
+void fake_conv_convert_questions(PropContext& ctx, DType dtype, std::span<const ExprId> out,
+                                 MemoryFormat fake_format) {
   Dims sizes(out), strides;
+  if (sizes.size() == 3 && fake_format == MemoryFormat::Contiguous) return;  // a 3-d .to() asks nothing
   if (sizes.size() == 3) sizes.insert(2, ctx.ar.one());
   format_strides(ctx, sizes, MemoryFormat::Contiguous, strides);
+  // at::to's _to_will_alias compares the C++ suggest_memory_format() of the output with
+  // mem_fmt first: an aliasing .to() (mem_fmt contiguous) asks only that
+  if (suggest_memory_format_cxx(ctx, ctx.new_tensor(dtype, sizes, strides)) == fake_format) return;
   prims_is_non_overlapping_and_dense_or_false(ctx, {sizes, strides});
 }
 
@@ -358,8 +363,8 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
   // every size (decided for most convs; a guard where bounds alone cannot tell, e.g. after
   // TF-style 'same' padding, whose Max(0, ...) terms keep a spatial size's lower bound below 0)
   check_size_nonnegative(ctx, out);
-  fake_conv_convert_questions(ctx, out, fake_format);
   const DType dtype = ctx.vals.dtype(in);
+  fake_conv_convert_questions(ctx, dtype, out, fake_format);
   if (k != 3) return new_in_format(ctx, dtype, out, fmt);
   // 1-d: computed as (N, C, 1, L) and squeezed back
   Dims out4(out), strides4;

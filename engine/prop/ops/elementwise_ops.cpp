@@ -212,9 +212,20 @@ void gelu(PropContext& ctx) {
   if (ctx.host.fake_strides) {
     // FakeTensorMode's strides: `a * 0.5` lays out as the refs do (a fast path only for a
     // contiguous or channels_last input), and the decomposition's later products of
-    // same-layout operands take the fast path, allocating contiguous or channels_last
+    // same-layout operands take the fast path, allocating contiguous or channels_last.
     const TensorId self[] = {ctx.tensor_arg(0)};
     refs_elementwise_strides(ctx, self, shape, strides);
+    if (!has_symbolic_layout(ctx, self[0])) {
+      // Without a symbolic size or stride there is no fast path: the reference (gelu's
+      // Python meta) runs on prims throughout, and its last product of two operands laid out
+      // like `a * 0.5` sorts their strides (2.13: a (1, 128, 1, 1) channel slice of strides
+      // (259, 1, 259, 259) gives (128, 1, 128, 128), where the fast path's would be
+      // contiguous)
+      const TensorId half = ctx.new_tensor(ctx.vals.dtype(self[0]), shape, strides);
+      const TensorId product[] = {half, half};
+      refs_elementwise_strides(ctx, product, shape, strides);
+      return ctx.set_tensor(ctx.new_tensor(result_type(ctx, ops, PromotionKind::Default), shape, strides));
+    }
     ShapeEnv::SuppressGuards read_off_hints(ctx.env);
     if (prims_is_contiguous_or_false(ctx, {shape, strides}))
       ctx.contiguous_strides(shape, strides);
