@@ -231,6 +231,8 @@ class PropContext {
   }
   bool guard_or_true(ExprId cond);
   bool known_true(ExprId cond) { return env.statically_known_true(cond); }
+  // known_true for a shortcut of the engine's own (ShapeEnv::decided_true)
+  bool decided_true(ExprId cond) { return env.decided_true(cond); }
   int64_t guard_int(ExprId e);
   int64_t hint(ExprId e) { return env.size_hint(e); }
   // A size requirement (torch._check): true when it holds (a guard or a deferred assert as

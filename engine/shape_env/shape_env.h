@@ -133,6 +133,10 @@ class ShapeEnv {
   ExprId hint_value(ExprId e);  // hinted constant (int, float or bool)
   bool statically_known_true(ExprId b);
   bool statically_known_false(ExprId b);
+  // statically_known_true for the engine's own shortcuts (a conjunct of a check known true
+  // decides it without building the And): PyTorch makes no such call, so its answer is kept
+  // apart from the `(expr)` calls' cache that simplify's Max(1, b) fold reads (StaticCall).
+  bool decided_true(ExprId b);
 
   // ---- guarding (C.7) ---------------------------------------------------------------
   // Evaluates `e` (bool, int or float) to a constant, recording a guard when needed.
@@ -323,8 +327,9 @@ class ShapeEnv {
     kEvaluateExpr = 0,           // evaluate_expr's `(expr, size_oblivious=False)`
     kEvaluateExprOblivious = 1,  // ... `size_oblivious=True`
     kBareCall = 2,               // `(expr)`: statically_known_true, simplify's Max fold, runtime asserts
+    kEngineShortcut = 3,         // decided_true: no PyTorch call, so no PyTorch cache
   };
-  std::vector<StaticMemo> static_memo_[3];
+  std::vector<StaticMemo> static_memo_[4];
   EvaluateCache evaluate_cache_;  // evaluate_expr's lru_cache(256)
   ExprId evaluate_expr_uncached(ExprId e, bool size_oblivious, std::optional<bool> fallback, std::string_view location);
   std::optional<ExprId> maybe_evaluate_static_as(ExprId e, bool size_oblivious, bool unbacked_only, StaticCall call);

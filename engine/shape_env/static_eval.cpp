@@ -513,6 +513,11 @@ bool ShapeEnv::statically_known_true(ExprId b) {
   return r && *r == arena_.true_();
 }
 
+bool ShapeEnv::decided_true(ExprId b) {
+  auto r = maybe_evaluate_static_as(b, false, false, kEngineShortcut);
+  return r && *r == arena_.true_();
+}
+
 bool ShapeEnv::statically_known_false(ExprId b) {
   auto r = maybe_evaluate_static(b);
   return r && *r == arena_.false_();

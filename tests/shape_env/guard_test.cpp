@@ -183,6 +183,28 @@ TEST_F(ShapeEnvBehaviour, MaxOneSimplifiedBeforeTheAxiomStaysAsPyTorchCachesIt) 
   EXPECT_EQ(undecided[0], env.simplify(a.ne(s, stride)));
 }
 
+// PyTorch's bare `_maybe_evaluate_static(b >= 1)` cache is what the fold reads: a
+// statically_known_true(b >= 1) asked before the axiom keeps the Max, as in PyTorch. The
+// engine's own shortcut (decided_true: a pool's sym_and decided part by part, seresnetaa50d's
+// last stage) is no such call and must leave that cache alone.
+TEST_F(ShapeEnvBehaviour, EngineShortcutsDoNotStaleTheMaxFold) {
+  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
+  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
+  const ExprId stride = a.max(I(1), wh);
+  EXPECT_FALSE(env.decided_true(a.ge(wh, I(1))));
+  EXPECT_TRUE(env.guard_bool(a.ge(wh, I(1))));
+  EXPECT_EQ(env.simplify(stride), wh);
+}
+
+TEST_F(ShapeEnvBehaviour, BareStaticQuestionBeforeTheAxiomKeepsTheMax) {
+  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
+  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
+  const ExprId stride = a.max(I(1), wh);
+  EXPECT_FALSE(env.statically_known_true(a.ge(wh, I(1))));
+  EXPECT_TRUE(env.guard_bool(a.ge(wh, I(1))));
+  EXPECT_EQ(env.simplify(stride), stride);
+}
+
 // _maybe_evaluate_static_worker bounds canonicalize_bool_expr(safe_expand(shifted)): after
 // b := b' + 1 the two sides of `144*b*C != C` are one difference, 143*C + 144*b'*C != 0,
 // decided by its bound (checked on a 2.13 ShapeEnv: mobilevit's computeStride asks this

@@ -353,7 +353,7 @@ TensorId convolution(PropContext& ctx, TensorId in, TensorId w, std::optional<Te
     bool decided = false;  // a disjunct known true decides the Or without building it
     for (size_t d = 2; d < out.size() && !decided; ++d) {
       positive.push_back(ar.gt(out[d], ar.zero()));
-      decided = ctx.known_true(positive[positive.size() - 1]);
+      decided = ctx.decided_true(positive[positive.size() - 1]);
     }
     if (!decided && !holds(ctx, ar.logical_or(positive.span())))
       ctx.fail("Given input size per channel: {}. Calculated output size per channel: {}. Output size is too small",

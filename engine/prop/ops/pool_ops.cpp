@@ -87,7 +87,7 @@ void pool2d_shape_check(PropContext& ctx, TensorId in, const PoolArgs& p, std::s
   // sym_and(outputWidth >= 1, outputHeight >= 1), a single guard where it is not decided
   const ExprId fits[] = {ar.ge(out[1], ar.one()), ar.ge(out[0], ar.one())};
   // both known true decide the And without building it
-  const bool decided = ctx.known_true(fits[0]) && ctx.known_true(fits[1]);
+  const bool decided = ctx.decided_true(fits[0]) && ctx.decided_true(fits[1]);
   if (!decided && !holds(ctx, ar.logical_and(fits))) {
     const ExprId given[] = {s[ndim - 3], s[ndim - 2], s[ndim - 1]};
     const ExprId calc[] = {s[ndim - 3], out[0], out[1]};
