@@ -35,7 +35,7 @@ cmake --build build-consumer
 
 if [ -f scripts/fuzz.sh ]; then
   echo "== fuzzing"
-  bash scripts/fuzz.sh "${SYMSHAPE_FUZZ_SECONDS:-60}"
+  bash scripts/fuzz.sh "${SYMSHAPE_FUZZ_SECONDS:-40}"
 fi
 echo "== the source tree holds only source"
 # Everything CI built, installed or wrote (this script, and run_main.sh / run_tests.sh
