@@ -814,3 +814,12 @@ def test_static_gelu_runs_its_reference_on_prims(tmp_path, case):
     ][case]
     _fake_strides_equal(*_graph(tmp_path, f"static_gelu_{case}", nodes + [
         ("g", "aten.gelu.default", ["s"])], x, x))
+
+
+@pytest.mark.parametrize("size", [[1, 1], [1, 3]])
+def test_linear_interpolation_to_one_pixel_keeps_the_blends_strides(tmp_path, size):
+    # Pvt's position embedding resized to 1x1: _upsample_linear's blend is row-major and
+    # `.contiguous(memory_format=channels_last)` returns it as it is when it already counts as
+    # channels_last contiguous (every spatial size 1); a 1x3 output is laid out channels_last
+    _fake_strides_equal(*_graph(tmp_path, f"bilinear_{size[1]}", _CHANNELS_LAST + [
+        ("u", "aten.upsample_bilinear2d.vec", ["p", size, False, None])], [1, "h", "w", 8], [1, 6, 10, 8]))

@@ -130,6 +130,24 @@ void interp_vec_rule(PropContext& ctx) {
   finish<N, L>(ctx, in, out);
 }
 
+// _upsample_linear's last step for an input PyTorch suggests a channels_last format of:
+// `result.contiguous(memory_format=...)`. Its pointwise blend is row-major (the _unsafe_index
+// outputs sort a channels_last input's N and C as row-major, and the blend keeps that), and
+// C++ contiguous() returns the blend itself when it already counts as contiguous in that
+// format, which a row-major layout does only where the spatial sizes are all 1 (Pvt's
+// position embedding resized to 1x1: FakeTensorMode reports the row-major strides there, eager
+// the format's). Asked as C++ is_contiguous(memory_format) asks it (the guard_or_false walk
+// of _compute_channels_last_contiguous_2d_sym / _3d_sym).
+bool linear_blend_kept(PropContext& ctx, TensorId in, const Dims& out) {
+  const auto s = ctx.vals.sizes(in);
+  Dims shape, row_major;
+  shape.push_back(s[0]);
+  shape.push_back(s[1]);
+  for (ExprId e : out) shape.push_back(e);
+  ctx.contiguous_strides(shape, row_major);
+  return ctx.is_channels_last_contiguous(ctx.new_tensor(ctx.vals.dtype(in), shape, row_major));
+}
+
 // The linear kinds' and bicubic2d's .vec overloads have CompositeImplicitAutograd Python
 // decompositions (torch/_decomp/decompositions.py _upsample_linear_vec,
 // upsample_bicubic2d_vec), which PyTorch 2.x runs under the Python dispatcher (export,
@@ -147,8 +165,11 @@ void decomposed_interp_vec_rule(PropContext& ctx) {
   if (ctx.vals.rank(in) != N + 2 || out.size() != N) return finish<N, L>(ctx, in, out);
   for (ExprId o : out) ctx.guard_or_false(ctx.ar.lt(o, ctx.ar.integer(2)));
   const MemoryFormat fake = prims_suggest_memory_format(ctx, {ctx.vals.sizes(in), ctx.vals.strides(in)});
-  const bool fake_layout = L == Layout::SuggestedSince2 && ctx.host.fake_strides;
-  finish<N, L>(ctx, in, out, fake_layout ? std::optional<MemoryFormat>(fake) : std::nullopt);
+  std::optional<MemoryFormat> fake_format;
+  if (L == Layout::SuggestedSince2) fake_format = fake;
+  if (!Bicubic && fake != MemoryFormat::Contiguous && linear_blend_kept(ctx, in, out))
+    fake_format = MemoryFormat::Contiguous;
+  finish<N, L>(ctx, in, out, ctx.host.fake_strides ? fake_format : std::nullopt);
 }
 
 // .default overloads: (self, output_size, ...); the scales do not change the size.
