@@ -43,8 +43,8 @@ struct LayoutCache {
     uint64_t hash = 0;
     uint32_t dims_begin = 0;
     uint8_t rank = 0;
-    uint8_t known = 0;  // bit per PropContext::LayoutBit
-    uint8_t value = 0;
+    uint16_t known = 0;  // bit per PropContext::LayoutBit
+    uint16_t value = 0;
   };
   std::vector<Entry> entries;
   std::vector<uint32_t> table;  // open addressing: entry index + 1, 0 = empty
@@ -178,7 +178,8 @@ class PropContext {
   // which ask other questions than the C++ ones.
   enum LayoutBit : uint8_t {
     kContiguous = 0, kChannelsLast = 1, kDense = 2, kStridesLikeChannelsLast = 3,
-    kPrimsContiguous = 4, kPrimsChannelsLast2d = 5, kPrimsDense = 6, kPrimsStridesLikeChannelsLast = 7
+    kPrimsContiguous = 4, kPrimsChannelsLast2d = 5, kPrimsDense = 6, kPrimsStridesLikeChannelsLast = 7,
+    kCxxStridesLikeChannelsLast = 8  // the SymInt form (suggest_memory_format_cxx)
   };
   // True the first time FakeTensorMode's cache metadata is asked of tensor t
   // (fake_dispatch_cache.h), then false; under SuppressGuards always true (nothing recorded).
@@ -211,8 +212,8 @@ class PropContext {
     const bool v = compute();
     if (env.guards_suppressed()) return v;
     LayoutEntry& e = layout_.entries[i];
-    e.known |= static_cast<uint8_t>(1u << bit);
-    if (v) e.value |= static_cast<uint8_t>(1u << bit);
+    e.known |= static_cast<uint16_t>(1u << bit);
+    if (v) e.value |= static_cast<uint16_t>(1u << bit);
     return v;
   }
 

@@ -68,7 +68,11 @@ MemoryFormat suggest_memory_format_cxx(PropContext& ctx, TensorId t) {
   static constexpr size_t kOrder2d[] = {1, 3, 2, 0};
   static constexpr size_t kOrder3d[] = {1, 4, 3, 2, 0};
   const size_t r = ctx.vals.rank(t);
-  if (r == 4 && strides_like(ctx, t, kOrder2d, /*cxx=*/true)) return MemoryFormat::ChannelsLast;
+  auto like = [&](std::span<const size_t> order) {
+    return ctx.cached_layout(t, PropContext::kCxxStridesLikeChannelsLast,
+                             [&] { return strides_like(ctx, t, order, /*cxx=*/true); });
+  };
+  if (r == 4 && like(kOrder2d)) return MemoryFormat::ChannelsLast;
   if (r != 5) return MemoryFormat::Contiguous;
   // A 5-d tensor's is_strides_like_channels_last flag (SymbolicShapeMeta's dim-5 form) is
   // "not channels_last_3d contiguous and ...": the channels_last_3d contiguity walk
@@ -76,7 +80,7 @@ MemoryFormat suggest_memory_format_cxx(PropContext& ctx, TensorId t) {
   // first. 2.13: a 5-d conv output's `.to(memory_format=contiguous)` guards
   // `D*H*W != 1` (r3d_18).
   ctx.is_channels_last_contiguous(t);
-  if (strides_like(ctx, t, kOrder3d, /*cxx=*/true)) return MemoryFormat::ChannelsLast3d;
+  if (like(kOrder3d)) return MemoryFormat::ChannelsLast3d;
   return MemoryFormat::Contiguous;
 }
 
