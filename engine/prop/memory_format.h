@@ -45,7 +45,8 @@ void empty_like_strides(PropContext& ctx, TensorId t, MemoryFormat format, Dims&
 // torch._refs.empty_like(t) with preserve_format, as the meta functions PyTorch 2.x runs
 // under FakeTensorMode call it (sdpa's `empty_like(query)`): the guards are those of
 // compute_elementwise_output_logical_to_physical_perm over `t` alone (no
-// is_non_overlapping_and_dense question), the strides empty_permuted's (refs' form).
+// is_non_overlapping_and_dense question), the strides empty_permuted's (refs' form) when
+// FakeTensorMode's strides are asked for, else eager's (C++ empty_like in refs' dense form).
 void refs_empty_like_strides(PropContext& ctx, TensorId t, Dims& out);
 // prims.clone's meta under FakeTensorMode (`x.clone()` in a decomposition: dropout when not
 // training, constant_pad_nd with no positive pad): compute_elementwise_output_strides of t

@@ -823,3 +823,14 @@ def test_linear_interpolation_to_one_pixel_keeps_the_blends_strides(tmp_path, si
     # channels_last contiguous (every spatial size 1); a 1x3 output is laid out channels_last
     _fake_strides_equal(*_graph(tmp_path, f"bilinear_{size[1]}", _CHANNELS_LAST + [
         ("u", "aten.upsample_bilinear2d.vec", ["p", size, False, None])], [1, "h", "w", 8], [1, 6, 10, 8]))
+
+
+def test_static_flash_sdpa_lays_out_as_refs_empty_like(tmp_path):
+    # aimv2 at batch 1 (every size static): a (1, 4, 1, 8) query of strides (32, 8, 32, 1). The
+    # fake flash kernel's torch._refs.empty_like(query) is empty_permuted in the prims order,
+    # so the size-1 dim gets (32, 8, 8, 1) where C++ empty_like (eager) keeps the query's
+    _fake_strides_equal(*_graph(tmp_path, "static_flash", [
+        ("q", "aten.permute.default", ["x", [0, 2, 1, 3]]),
+        ("k", "aten.permute.default", ["y", [0, 2, 1, 3]]),
+        ("a", "aten.scaled_dot_product_attention.default", ["q", "k", "k", None, 0.0, False])],
+        [1, 1, 4, 8], [1, 1, 4, 8], weights={"y": [1, 16, 4, 8]}))
