@@ -100,6 +100,14 @@ void refs_perm_questions(PropContext& ctx, std::span<const TensorId> tensors, st
   refs_output_perm(ctx, tensors, shape, perm);
 }
 
+// empty_permuted's strides in the operands' permutation (contiguous for the short-circuits);
+// the caller suppresses guards and handles 0-d / 1-d shapes
+void permuted_layout(PropContext& ctx, std::span<const TensorId> operands, std::span<const ExprId> shape, Dims& out) {
+  FixedVector<size_t, kMaxRank> perm;
+  if (!refs_output_perm(ctx, operands, shape, perm)) return ctx.contiguous_strides(shape, out);
+  dense_strides_in_order(ctx, shape, perm.span(), out);
+}
+
 }  // namespace
 
 void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorId> tensors,
@@ -122,12 +130,20 @@ void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensor
   FixedVector<TensorId, 8> operands;
   for (TensorId t : tensors)
     if (ctx.vals.rank(t) != 0 && operands.size() < 8) operands.push_back(t);
-  FixedVector<size_t, kMaxRank> perm;
   if (operands.size() == 1 && ctx.vals.rank(operands[0]) == shape.size() &&
       prims_is_non_overlapping_and_dense_or_false(ctx, {ctx.vals.sizes(operands[0]), ctx.vals.strides(operands[0])}))
     return out.assign(ctx.vals.strides(operands[0]));
-  if (!refs_output_perm(ctx, operands.span(), shape, perm)) return ctx.contiguous_strides(shape, out);
-  dense_strides_in_order(ctx, shape, perm.span(), out);
+  permuted_layout(ctx, operands.span(), shape, out);
+}
+
+void refs_permuted_strides(PropContext& ctx, TensorId t, Dims& out) {
+  ShapeEnv::SuppressGuards read_off_hints(ctx.env);
+  const Dims shape(ctx.vals.sizes(t));  // a copy: the questions may add tensors
+  out.clear();
+  if (shape.empty()) return;
+  if (shape.size() == 1) return out.push_back(ctx.ar.one());
+  const TensorId self[] = {t};
+  permuted_layout(ctx, self, shape, out);
 }
 
 bool refs_broadcast_shapes(PropContext& ctx, std::span<const Dims> shapes, Dims& shape, bool raise) {

@@ -27,6 +27,11 @@ void fake_elementwise_layout_questions(PropContext& ctx, std::span<const TensorI
 // size-1 dims and in those factors.
 void refs_elementwise_strides(PropContext& ctx, std::span<const TensorId> tensors, std::span<const ExprId> shape,
                               Dims& out);
+// empty_permuted in compute_elementwise_output_logical_to_physical_perm's order of `t` alone,
+// read off the hints: torch._refs.empty_like's layout, and a refs pointwise result of operands
+// all laid out like `t` (no one-operand "dense keeps its strides" rule: a dense tensor's size-1
+// dims take the permutation's strides)
+void refs_permuted_strides(PropContext& ctx, TensorId t, Dims& out);
 
 // torch._refs._broadcast_shapes (also torch.broadcast_shapes under symbolic sizes): the
 // common shape starts as 1s, and a size equal to it (a size guarded == 1 against the

@@ -142,13 +142,9 @@ void refs_empty_like_strides(PropContext& ctx, TensorId t, Dims& out) {
   const Dims sizes(ctx.vals.sizes(t));
   fake_elementwise_layout_questions(ctx, self, sizes, /*fast_binary=*/false);
   if (ctx.host.fake_strides) {
-    // empty_permuted in compute_elementwise_output_logical_to_physical_perm's order, read off
-    // the hints (the permutation's answers are the guards above). t twice: the one-operand
-    // rule of compute_elementwise_output_strides (a dense operand keeps its strides) is not
-    // empty_like's, so a dense tensor's size-1 dims take the perm's strides (2.13: a static
-    // (1, 4, 1, 8) query of strides (32, 8, 32, 1) gives (32, 8, 8, 1), aimv2's flash sdpa)
-    const TensorId twice[] = {t, t};
-    return refs_elementwise_strides(ctx, twice, sizes, out);
+    // the permutation's layout (its answers are the guards above): 2.13 gives a static
+    // (1, 4, 1, 8) query of strides (32, 8, 32, 1) the strides (32, 8, 8, 1) (aimv2's flash sdpa)
+    return refs_permuted_strides(ctx, t, out);
   }
   {
     // eager's kernels allocate with C++ empty_like, which keeps a dense tensor's strides; the

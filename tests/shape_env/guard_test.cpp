@@ -154,14 +154,23 @@ TEST_F(ShapeEnvBehaviour, EqualityGuardOnAFloorDivImpliesNoOtherBound) {
   EXPECT_FALSE(env.statically_known_true(a.ge(wh, I(1))));
 }
 
+// The view helper's split size of W by ceil(W/2) and the contiguous stride over it, Max(1, .)
+struct SplitStride {
+  ExprId s, wh, stride;
+};
+SplitStride split_stride(ShapeEnv& env) {
+  ExprArena& a = env.arena();
+  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
+  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, a.integer(2))));
+  return {s, wh, a.max(a.one(), wh)};
+}
+
 // ShapeEnv.simplify's Max(1, b) fold asks _maybe_evaluate_static(b >= 1), axioms included:
 // after `1 < b` the contiguous stride Max(1, b) is b. Both are _lru_cache'd per version
 // counter, which a guard does not bump, so a Max simplified before the axiom stays (each
 // case checked on a 2.13 ShapeEnv).
 TEST_F(ShapeEnvBehaviour, MaxOneFoldsOnceAnAxiomBoundsItsArgument) {
-  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
-  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
-  const ExprId stride = a.max(I(1), wh);
+  const auto [s, wh, stride] = split_stride(env);
   EXPECT_TRUE(env.guard_bool(a.lt(I(1), wh)));
   EXPECT_EQ(env.simplify(stride), wh);
   EXPECT_TRUE(env.guard_bool(a.ne(s, stride)));
@@ -171,9 +180,7 @@ TEST_F(ShapeEnvBehaviour, MaxOneFoldsOnceAnAxiomBoundsItsArgument) {
 }
 
 TEST_F(ShapeEnvBehaviour, MaxOneSimplifiedBeforeTheAxiomStaysAsPyTorchCachesIt) {
-  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
-  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
-  const ExprId stride = a.max(I(1), wh);
+  const auto [s, wh, stride] = split_stride(env);
   EXPECT_EQ(env.simplify(stride), stride);
   EXPECT_TRUE(env.guard_bool(a.ne(s, stride)));
   EXPECT_TRUE(env.guard_bool(a.lt(I(1), wh)));
@@ -188,18 +195,14 @@ TEST_F(ShapeEnvBehaviour, MaxOneSimplifiedBeforeTheAxiomStaysAsPyTorchCachesIt) 
 // engine's own shortcut (decided_true: a pool's sym_and decided part by part, seresnetaa50d's
 // last stage) is no such call and must leave that cache alone.
 TEST_F(ShapeEnvBehaviour, EngineShortcutsDoNotStaleTheMaxFold) {
-  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
-  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
-  const ExprId stride = a.max(I(1), wh);
+  const auto [s, wh, stride] = split_stride(env);
   EXPECT_FALSE(env.decided_true(a.ge(wh, I(1))));
   EXPECT_TRUE(env.guard_bool(a.ge(wh, I(1))));
   EXPECT_EQ(env.simplify(stride), wh);
 }
 
 TEST_F(ShapeEnvBehaviour, BareStaticQuestionBeforeTheAxiomKeepsTheMax) {
-  const ExprId s = create_symint(env, 8, DimDynamic::Dynamic);
-  const ExprId wh = a.floordiv(s, a.ceil_to_int(a.int_true_div(s, I(2))));
-  const ExprId stride = a.max(I(1), wh);
+  const auto [s, wh, stride] = split_stride(env);
   EXPECT_FALSE(env.statically_known_true(a.ge(wh, I(1))));
   EXPECT_TRUE(env.guard_bool(a.ge(wh, I(1))));
   EXPECT_EQ(env.simplify(stride), stride);

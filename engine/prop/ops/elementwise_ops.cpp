@@ -221,9 +221,7 @@ void gelu(PropContext& ctx) {
       // like `a * 0.5` sorts their strides (2.13: a (1, 128, 1, 1) channel slice of strides
       // (259, 1, 259, 259) gives (128, 1, 128, 128), where the fast path's would be
       // contiguous)
-      const TensorId half = ctx.new_tensor(ctx.vals.dtype(self[0]), shape, strides);
-      const TensorId product[] = {half, half};
-      refs_elementwise_strides(ctx, product, shape, strides);
+      refs_permuted_strides(ctx, ctx.new_tensor(ctx.vals.dtype(self[0]), shape, strides), strides);
       return ctx.set_tensor(ctx.new_tensor(result_type(ctx, ops, PromotionKind::Default), shape, strides));
     }
     ShapeEnv::SuppressGuards read_off_hints(ctx.env);
