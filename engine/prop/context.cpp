@@ -289,6 +289,12 @@ void PropContext::channels_last_strides(std::span<const ExprId> sizes, Dims& out
 }
 
 uint32_t PropContext::layout_index(std::span<const ExprId> sizes, std::span<const ExprId> strides) {
+  if (layout_.last) {
+    const LayoutEntry& e = layout_.entries[layout_.last - 1];
+    if (e.rank == sizes.size() && std::equal(sizes.begin(), sizes.end(), layout_.dims.begin() + e.dims_begin) &&
+        std::equal(strides.begin(), strides.end(), layout_.dims.begin() + e.dims_begin + e.rank))
+      return layout_.last - 1;
+  }
   uint64_t h = 0x9e3779b97f4a7c15ull * (sizes.size() + 1);
   for (ExprId e : sizes) h = (h ^ e.value) * 0xff51afd7ed558ccdull;
   for (ExprId e : strides) h = (h ^ (e.value + 0x51)) * 0xc4ceb9fe1a85ec53ull;
@@ -300,8 +306,10 @@ uint32_t PropContext::layout_index(std::span<const ExprId> sizes, std::span<cons
     LayoutEntry& e = layout_.entries[idx - 1];
     if (e.hash == h && e.rank == sizes.size() &&
         std::equal(sizes.begin(), sizes.end(), layout_.dims.begin() + e.dims_begin) &&
-        std::equal(strides.begin(), strides.end(), layout_.dims.begin() + e.dims_begin + e.rank))
+        std::equal(strides.begin(), strides.end(), layout_.dims.begin() + e.dims_begin + e.rank)) {
+      layout_.last = idx;
       return idx - 1;
+    }
     slot = (slot + 1) & mask;
   }
   LayoutEntry e;
@@ -322,7 +330,8 @@ uint32_t PropContext::layout_index(std::span<const ExprId> sizes, std::span<cons
     }
     layout_.table.swap(table);
   }
-  return static_cast<uint32_t>(layout_.entries.size() - 1);
+  layout_.last = static_cast<uint32_t>(layout_.entries.size());
+  return layout_.last - 1;
 }
 
 bool PropContext::is_contiguous(TensorId t) {

@@ -49,6 +49,9 @@ struct LayoutCache {
   std::vector<Entry> entries;
   std::vector<uint32_t> table;  // open addressing: entry index + 1, 0 = empty
   std::vector<ExprId> dims;     // sizes then strides of each entry
+  // The entry found last: a rule asks several predicates of one operand in a row, and
+  // comparing against it is cheaper than hashing (entry index + 1, 0 = none).
+  uint32_t last = 0;
   // by TensorId: FakeTensorMode's cache metadata already asked of the tensor
   // (fake_dispatch_cache.h), so an operand seen by many ops is not hashed again
   std::vector<uint8_t> metadata_asked;
@@ -59,6 +62,7 @@ struct LayoutCache {
     entries.clear();
     std::fill(table.begin(), table.end(), 0u);
     dims.clear();
+    last = 0;
     metadata_asked.clear();
     nonzero_memo.clear();
   }
