@@ -15,6 +15,10 @@ namespace symshape::layout {
 // Both walks ask "is this dim 1?" only when its stride is not statically the expected
 // one: a size-1 dim leaves the running product unchanged either way, so the answer
 // cannot differ, and not asking keeps intermediate spatial sizes free of size-1 guards.
+// That test is the engine's own (c10's walk asks `size == 1` first), so it is decided
+// apart from PyTorch's caches (decided_true): a stride test `Eq(Max(1, A), A)` cached in
+// `_maybe_evaluate_static`'s simplify would keep the recorded guard of that form from
+// being re-simplified, and dropped, by produce_guards.
 template <class Decide>
 bool stride_walk(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                  std::span<const size_t> order, Decide&& decide) {
@@ -22,7 +26,7 @@ bool stride_walk(PropContext& ctx, std::span<const ExprId> sizes, std::span<cons
   ExprId expected = ar.one();
   for (size_t d : order) {
     const ExprId same = ar.eq(strides[d], expected);
-    if (!ctx.known_true(same)) {
+    if (!ctx.decided_true(same)) {
       if (decide(ar.eq(sizes[d], ar.one()))) continue;
       if (!decide(same)) return false;
     }

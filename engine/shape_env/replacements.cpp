@@ -89,7 +89,10 @@ void ShapeEnv::set_replacement(ExprId a, ExprId tgt) {
     if (state(a).range.lo < rt.lo || rt.hi < state(a).range.hi) update_range(a, state(a).range & rt);
   }
   SymbolState& st = state(a);
-  if (!st.replacement.valid()) ++static_cache_version_;  // len(replacements) grew
+  if (!st.replacement.valid()) {  // len(replacements) grew
+    ++static_cache_version_;
+    ++simplify_cache_version_;
+  }
   st.replacement = tgt;
   ++replace_version_;
   if (arena_.kind(tgt) == ExprKind::Symbol && st.size_like) state(tgt).size_like = true;

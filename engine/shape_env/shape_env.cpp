@@ -28,6 +28,7 @@ void ShapeEnv::reset() {
   range_version_ = 0;
   replace_version_ = 0;
   simplify_version_ = 0;
+  simplify_cache_version_ = 0;
   frozen_ = runtime_asserts_frozen_ = false;
   static_cache_version_ = 0;
   for (auto& m : static_memo_) m.clear();
@@ -38,7 +39,7 @@ void ShapeEnv::reset() {
     sides_memo_.assign(4096, SidesEntry{});
     sides_generation_ = 1;
   }
-  simplify_memo_.clear();
+  for (auto& m : simplify_memo_) m.clear();
   range_memo_[0].clear();
   range_memo_[1].clear();
   replace_memo_.clear();

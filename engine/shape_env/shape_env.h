@@ -126,6 +126,13 @@ class ShapeEnv {
   // ---- queries (C.5, C.6, C.9) -----------------------------------------------------
   ExprId replace(ExprId e);                               // apply replacements, expand
   ExprId simplify(ExprId e, bool size_oblivious = false);  // C.9
+  // PyTorch's lru_cache keys on the call's exact arguments: `simplify(expr)` (the axioms,
+  // _refine_ranges, produce_guards' printing) and `_maybe_evaluate_static`'s
+  // `simplify(expr, size_oblivious)` are cached apart, each kept until it is cleared.
+  // An engine shortcut (decided_true) simplifies in a space of its own, which PyTorch's
+  // calls never read.
+  enum SimplifyCall : uint8_t { kBareSimplify, kStaticSimplify, kShortcutSimplify, kSimplifyCalls };
+  ExprId simplify_as(ExprId e, bool size_oblivious, SimplifyCall call);
   ValueRange bound(ExprId e, bool size_oblivious = false);
   std::optional<ExprId> maybe_evaluate_static(ExprId e, bool size_oblivious = false, bool unbacked_only = false);
   bool has_hint(ExprId e);
@@ -277,7 +284,10 @@ class ShapeEnv {
     ++simplify_version_;
   }
   // A new divisibility fact: simplify() reads it.
-  void bump_divisible_version() { ++simplify_version_; }
+  void bump_divisible_version() {
+    ++simplify_version_;
+    ++simplify_cache_version_;
+  }
 
   ShapeEnvSettings settings_;
   CopyableArena arena_;  // copyable so the environment is (behaviour 127)
@@ -304,6 +314,13 @@ class ShapeEnv {
   // axioms too, yet is kept like PyTorch's: its simplify and _maybe_evaluate_static are
   // _lru_cache'd per _version_counter, which a new guard does not bump.
   uint64_t simplify_version_ = 0;
+  // PyTorch's _version_counter, which keys simplify()'s _lru_cache: it moves when the count
+  // of replacements, divisibility facts or deferred runtime asserts grows (_get_key), not
+  // when a range narrows. A whole expression simplified before a range refinement keeps
+  // that form (a batch_norm guard `Max(1, A)*Max(1, B) != 1` printed unfolded although a
+  // later guard made A >= 1 known); its sub-expressions' folds, like PyTorch's
+  // _maybe_evaluate_static, are asked afresh (simplify_version_).
+  uint64_t simplify_cache_version_ = 0;
   bool frozen_ = false;
   bool runtime_asserts_frozen_ = false;
   // produce_guards' `_maybe_evaluate_static(expr, axioms=())`: the decision ignores the
@@ -349,7 +366,8 @@ class ShapeEnv {
     ExprId value;
     uint64_t version = ~0ull;
   };
-  std::vector<SimplifyMemo> simplify_memo_;  // simplify(e), valid for one simplify_version_
+  // by SimplifyCall: simplify(e), valid for one simplify_cache_version_
+  std::vector<SimplifyMemo> simplify_memo_[kSimplifyCalls];
   // simplify()'s fold of one node (Max/Min against 0/1, TruncToInt, FloorDiv -> CleanDiv),
   // one per size_oblivious mode, valid for one simplify_version_: the sub-expressions
   // questions share are folded once, not once per question.

@@ -121,20 +121,23 @@ ExprId ShapeEnv::shifted(ExprId n, bool size_oblivious) {
   return r;
 }
 
-ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) {
+ExprId ShapeEnv::simplify(ExprId e, bool size_oblivious) { return simplify_as(e, size_oblivious, kBareSimplify); }
+
+ExprId ShapeEnv::simplify_as(ExprId e, bool size_oblivious, SimplifyCall call) {
   if (arena_.is_constant(e) || arena_.kind(e) == ExprKind::Symbol) return replace(e);
-  // memo by ExprId for the current version (replacements, ranges and divisibility are
-  // what simplify reads; all of them bump the version)
-  SimplifyMemo* slot = nullptr;
+  // memo by ExprId, kept as PyTorch's _lru_cache keeps it: until the count of replacements,
+  // divisibility facts or deferred runtime asserts grows (simplify_cache_version_). A
+  // size-oblivious simplify folds no Max, so only replacements and divisibility reach it.
+  std::vector<SimplifyMemo>& memo = simplify_memo_[call];
   if (!size_oblivious) {
-    if (simplify_memo_.size() <= e.index()) simplify_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
-    slot = &simplify_memo_[e.index()];
-    if (slot->version == simplify_version_ && slot->value.valid()) return slot->value;
+    if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+    const SimplifyMemo& slot = memo[e.index()];
+    if (slot.version == simplify_cache_version_ && slot.value.valid()) return slot.value;
   }
   const ExprId result = simplify_uncached(e, size_oblivious);
   if (!size_oblivious) {
-    if (simplify_memo_.size() <= e.index()) simplify_memo_.resize(arena_.size() + arena_.size() / 2 + 64);
-    simplify_memo_[e.index()] = {result, simplify_version_};
+    if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
+    memo[e.index()] = {result, simplify_cache_version_};
   }
   return result;
 }
@@ -414,7 +417,7 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static_as(ExprId e, bool size_obl
     }
     return r;
   };
-  ExprId x = simplify(e, size_oblivious);
+  ExprId x = simplify_as(e, size_oblivious, call == kEngineShortcut ? kShortcutSimplify : kStaticSimplify);
   if (arena_.is_constant(x)) return remember(x);
   if (!static_without_axioms_)
     if (auto v = axioms_.find(x)) return remember(arena_.boolean(*v));

@@ -834,3 +834,30 @@ def test_static_flash_sdpa_lays_out_as_refs_empty_like(tmp_path):
         ("k", "aten.permute.default", ["y", [0, 2, 1, 3]]),
         ("a", "aten.scaled_dot_product_attention.default", ["q", "k", "k", None, 0.0, False])],
         [1, 1, 4, 8], [1, 1, 4, 8], weights={"y": [1, 16, 4, 8]}))
+
+
+def test_simplify_is_cached_per_call_form_across_range_refinements(tmp_path):
+    # tf_mobilenetv3 (timm): PyTorch's simplify is lru-cached per call form and kept until
+    # the count of replacements, divisibility facts or runtime asserts grows, which a range
+    # refinement (the pointwise conv's `N < 16`) does not. The second stage's batch_norm
+    # guard `Max(1, A)*Max(1, B) != 1` was simplified when recorded and prints so, although
+    # `A >= 1` is known later; the stride guards `Eq(Max(1, A), A)` recorded from their `Ne`
+    # questions were never simplified in _maybe_evaluate_static's form, so produce_guards
+    # simplifies them afresh, folds the Max and drops them
+    bn = lambda name, src, c: (name, "aten.batch_norm.default", [src, f"g{c}", f"b{c}", f"m{c}", f"v{c}",
+                                                                   False, 0.1, 1e-3, True])
+    nodes = _tf_same_pad("x", "p0", 3, 2) + [
+        ("c0", "aten.conv2d.default", ["p0", "w0", None, [2, 2], [0, 0], [1, 1], 1]),
+        bn("n0", "c0", 16), ("r0", "aten.relu_.default", ["n0"])] + _tf_same_pad("r0", "p1", 3, 2) + [
+        ("c1", "aten.conv2d.default", ["p1", "w1", None, [2, 2], [0, 0], [1, 1], 16]),
+        bn("n1", "c1", 16), ("r1", "aten.relu_.default", ["n1"]),
+        ("c2", "aten.conv2d.default", ["r1", "w2", None, [1, 1], [0, 0], [1, 1], 1]),
+        bn("n2", "c2", 24)]
+    weights = {"w0": [16, 3, 3, 3], "w1": [16, 1, 3, 3], "w2": [24, 16, 1, 1]}
+    for c in (16, 24):
+        weights.update({f"g{c}": [c], f"b{c}": [c], f"m{c}": [c], f"v{c}": [c]})
+    doc, path = _graph(tmp_path, "tf_same_bn", nodes, ["n", 3, "h", "w"], [2, 3, 64, 64], weights=weights)
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    assert "L['x'].size()[0] <= 15" in " ".join(guards), guards
+    assert any(g.startswith("(max(1, ") and g.endswith("!= 1") for g in guards), guards

@@ -208,6 +208,32 @@ TEST_F(ShapeEnvBehaviour, BareStaticQuestionBeforeTheAxiomKeepsTheMax) {
   EXPECT_EQ(env.simplify(stride), stride);
 }
 
+// PyTorch's simplify is lru-cached per call form and cleared only when the count of
+// replacements, divisibility facts or runtime asserts grows: a range refinement (here the
+// batch's `n < 16`) keeps a form simplified before it, while _maybe_evaluate_static, which
+// _refine_ranges clears, asks the Max fold afresh for a form its own simplify never saw
+// (timm tf_mobilenetv3: the batch_norm guard prints with its Max, the stride guards
+// `Eq(Max(1, b), b)` recorded from their `Ne` questions are dropped by produce_guards).
+TEST_F(ShapeEnvBehaviour, SimplifiedFormOutlivesARangeRefinement) {
+  const auto [s, wh, stride] = split_stride(env);
+  const ExprId n = create_symint(env, 2, DimDynamic::Dynamic);
+  EXPECT_EQ(env.simplify(stride), stride);
+  EXPECT_TRUE(env.guard_bool(a.lt(I(1), wh)));
+  EXPECT_TRUE(env.guard_bool(a.lt(n, I(16))));
+  EXPECT_EQ(env.bound(n).hi, ExtNum::of(15));
+  EXPECT_EQ(env.simplify(stride), stride);
+  EXPECT_EQ(env.maybe_evaluate_static(a.eq(stride, wh)), a.true_());
+}
+
+// The same refinement without the earlier bare simplify: nothing is cached, the Max folds.
+TEST_F(ShapeEnvBehaviour, RangeRefinementRefoldsWhatWasNotCached) {
+  const auto [s, wh, stride] = split_stride(env);
+  const ExprId n = create_symint(env, 2, DimDynamic::Dynamic);
+  EXPECT_TRUE(env.guard_bool(a.lt(I(1), wh)));
+  EXPECT_TRUE(env.guard_bool(a.lt(n, I(16))));
+  EXPECT_EQ(env.simplify(stride), wh);
+}
+
 // _maybe_evaluate_static_worker bounds canonicalize_bool_expr(safe_expand(shifted)): after
 // b := b' + 1 the two sides of `144*b*C != C` are one difference, 143*C + 144*b'*C != 0,
 // decided by its bound (checked on a 2.13 ShapeEnv: mobilevit's computeStride asks this
