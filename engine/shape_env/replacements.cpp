@@ -89,10 +89,7 @@ void ShapeEnv::set_replacement(ExprId a, ExprId tgt) {
     if (state(a).range.lo < rt.lo || rt.hi < state(a).range.hi) update_range(a, state(a).range & rt);
   }
   SymbolState& st = state(a);
-  if (!st.replacement.valid()) {  // len(replacements) grew
-    ++static_cache_version_;
-    ++simplify_cache_version_;
-  }
+  if (!st.replacement.valid()) bump_version_counter();  // len(replacements) grew
   st.replacement = tgt;
   ++replace_version_;
   if (arena_.kind(tgt) == ExprKind::Symbol && st.size_like) state(tgt).size_like = true;
@@ -196,7 +193,7 @@ void ShapeEnv::maybe_guard_rel(ExprId g) {
       if (!known_divisible(mod_atom)) {
         // kept with CleanDiv spelled FloorDiv: both name the same value
         divisible_.push_back(as_floordiv(mod_atom));
-        ++static_cache_version_;
+        bump_version_counter();
         bump_divisible_version();
         resimplify_floordiv_axioms();
       }

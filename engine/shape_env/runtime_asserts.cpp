@@ -41,8 +41,7 @@ void ShapeEnv::defer_runtime_assert(ExprId cond, std::string_view message) {
     if (ra.expr == c) return;
   runtime_asserts_.push_back({c, key, std::string(message)});
   add_axioms(c);
-  ++static_cache_version_;  // num_deferred_runtime_asserts grew
-  ++simplify_cache_version_;
+  bump_version_counter();  // num_deferred_runtime_asserts grew
 }
 
 bool ShapeEnv::guard_or_defer_runtime_assert(ExprId cond, std::string_view message) {

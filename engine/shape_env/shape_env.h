@@ -284,8 +284,12 @@ class ShapeEnv {
     ++simplify_version_;
   }
   // A new divisibility fact: simplify() reads it.
-  void bump_divisible_version() {
-    ++simplify_version_;
+  void bump_divisible_version() { ++simplify_version_; }
+  // PyTorch's _version_counter moved (the count of replacements, divisibility facts or
+  // deferred runtime asserts grew): its _lru_cache'd simplify and _maybe_evaluate_static
+  // are cleared. _refine_ranges clears the latter alone (static_cache_version_).
+  void bump_version_counter() {
+    ++static_cache_version_;
     ++simplify_cache_version_;
   }
 

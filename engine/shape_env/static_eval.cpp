@@ -135,10 +135,7 @@ ExprId ShapeEnv::simplify_as(ExprId e, bool size_oblivious, SimplifyCall call) {
     if (slot.version == simplify_cache_version_ && slot.value.valid()) return slot.value;
   }
   const ExprId result = simplify_uncached(e, size_oblivious);
-  if (!size_oblivious) {
-    if (memo.size() <= e.index()) memo.resize(arena_.size() + arena_.size() / 2 + 64);
-    memo[e.index()] = {result, simplify_cache_version_};
-  }
+  if (!size_oblivious) memo[e.index()] = {result, simplify_cache_version_};  // sized above
   return result;
 }
 
