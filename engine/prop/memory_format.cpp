@@ -45,6 +45,14 @@ bool layout_is_contiguous(PropContext& ctx, TensorId t) { return ctx.is_contiguo
 bool layout_is_channels_last(PropContext& ctx, TensorId t) { return ctx.is_channels_last_contiguous(t); }
 bool layout_is_dense(PropContext& ctx, TensorId t) { return ctx.is_non_overlapping_and_dense(t); }
 
+bool is_contiguous_as(PropContext& ctx, TensorId t, MemoryFormat fmt) {
+  switch (fmt) {
+    case MemoryFormat::ChannelsLast: return ctx.vals.rank(t) == 4 && layout_is_channels_last(ctx, t);
+    case MemoryFormat::ChannelsLast3d: return ctx.vals.rank(t) == 5 && layout_is_channels_last(ctx, t);
+    default: return layout_is_contiguous(ctx, t);
+  }
+}
+
 // One cache bit serves both: the rank says which of the two flags a tensor has.
 bool strides_like_channels_last(PropContext& ctx, TensorId t) {
   static constexpr size_t kOrder[] = {1, 3, 2, 0};

@@ -18,6 +18,9 @@ inline bool decide(PropContext& ctx, ExprId cond) { return ctx.guard_or_false(co
 bool layout_is_contiguous(PropContext& ctx, TensorId t);
 bool layout_is_channels_last(PropContext& ctx, TensorId t);  // 4-d channels_last or 5-d channels_last_3d
 bool layout_is_dense(PropContext& ctx, TensorId t);
+// C++ is_contiguous(memory_format): what `contiguous(memory_format)` asks before it returns
+// the tensor itself.
+bool is_contiguous_as(PropContext& ctx, TensorId t, MemoryFormat fmt);
 
 // c10's is_channels_last_strides_2d / _3d (the TensorImpl "strides like" flags).
 bool strides_like_channels_last(PropContext& ctx, TensorId t);

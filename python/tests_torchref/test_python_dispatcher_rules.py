@@ -861,3 +861,24 @@ def test_simplify_is_cached_per_call_form_across_range_refinements(tmp_path):
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     assert "L['x'].size()[0] <= 15" in " ".join(guards), guards
     assert any(g.startswith("(max(1, ") and g.endswith("!= 1") for g in guards), guards
+
+
+def test_group_norm_of_a_contiguous_copy_keeps_its_strides(tmp_path):
+    # mobilevitv2 (timm): C++ group_norm normalises `input.contiguous(memory_format)`, which
+    # is the input itself when it already is contiguous. Here the input is reshape's copy of
+    # a permuted patch grid, whose strides are products of `Max(1, size)` factors per
+    # original dim; the decomposition's reshape then asks its contiguity of those strides,
+    # which PyTorch decides without a guard (a `Max(1, Ch*Cw)*Max(1, Hq*Wq) == ...` guard
+    # appeared when the strides were rebuilt from the sizes)
+    nodes = [("zh", "aten.sym_size.int", ["x", 2]), ("th", "operator.truediv", ["zh", 2]), ("ch", "math.ceil", ["th"]),
+             ("zw", "aten.sym_size.int", ["x", 3]), ("tw", "operator.truediv", ["zw", 2]), ("cw", "math.ceil", ["tw"]),
+             ("zn", "aten.sym_size.int", ["x", 0]), ("cc", "operator.mul", ["ch", "cw"]),
+             ("r8", "aten.reshape.default", ["x", ["zn", 128, "ch", 2, "cw", 2]]),
+             ("p4", "aten.permute.default", ["r8", [0, 1, 3, 5, 2, 4]]),
+             ("r9", "aten.reshape.default", ["p4", ["zn", 128, -1, "cc"]]),
+             ("g", "aten.group_norm.default", ["r9", 1, None, None, 1e-5, False])]
+    doc, path = _graph(tmp_path, "gn_copy", nodes, ["n", 128, "h", "w"], [2, 128, 4, 4])
+    node_diffs, guard_diffs, guards = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    ceil_h, ceil_w = "math.ceil(L['x'].size()[2] / 2)", "math.ceil(L['x'].size()[3] / 2)"
+    assert any(ceil_h in g and ceil_w in g and g.endswith("!= 1") for g in guards), guards

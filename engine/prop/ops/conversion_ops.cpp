@@ -73,14 +73,6 @@ void clone(PropContext& ctx) {
   ctx.set_tensor(copy_of(ctx, self, ctx.vals.dtype(self), memory_format_arg(ctx, fmt, MemoryFormat::Preserve)));
 }
 
-bool is_contiguous_as(PropContext& ctx, TensorId t, MemoryFormat fmt) {
-  switch (fmt) {
-    case MemoryFormat::ChannelsLast: return ctx.vals.rank(t) == 4 && layout_is_channels_last(ctx, t);
-    case MemoryFormat::ChannelsLast3d: return ctx.vals.rank(t) == 5 && layout_is_channels_last(ctx, t);
-    default: return layout_is_contiguous(ctx, t);
-  }
-}
-
 // contiguous(self, *, memory_format=contiguous_format): self when already so laid out.
 void contiguous(PropContext& ctx) {
   const TensorId self = ctx.tensor_arg(0);

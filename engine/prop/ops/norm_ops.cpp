@@ -505,7 +505,10 @@ void group_norm(PropContext& ctx) {
   check_param_dtypes(ctx, input, {ctx.arg(2), ctx.arg(3)});
   Dims strides, sizes;
   const MemoryFormat format = suggest_memory_format(ctx, input);
-  format_strides(ctx, ctx.vals.sizes(input), format, strides);
+  // X = input.contiguous(memory_format): the input itself, strides and all, when it already
+  // is (a clone's `Max(1, size)` strides stay, which the decomposition's reshape then asks of)
+  if (is_contiguous_as(ctx, input, format)) strides.assign(ctx.vals.strides(input));
+  else format_strides(ctx, ctx.vals.sizes(input), format, strides);
   group_norm_decomposition_guards(ctx, ctx.vals.sizes(input), strides, ctx.int_expr(ctx.arg(1)),
                                   ctx.opt_tensor(ctx.arg(2)).has_value(), ctx.opt_tensor(ctx.arg(3)).has_value(), sizes);
   // the decomposition's sizes (the same values) in the input's layout
