@@ -67,20 +67,25 @@ bool aliases_an_argument(PropContext& ctx, StorageId s) {
   return false;
 }
 
-void set_contiguity_walk(PropContext& ctx, ValId v) {
+// c10's walk over the layout `set_` gives the rebuilt tensor: `size == 1` (guard_or_false),
+// then `stride != expected` (guard_or_true), innermost first, until a stride differs.
+void contiguity_walk(PropContext& ctx, const OperandLayout& t) {
   ExprArena& ar = ctx.ar;
+  ExprId expected = ar.one();
+  for (size_t d = t.sizes.size(); d-- > 0;) {
+    if (ctx.guard_or_false(ar.eq(t.sizes[d], ar.one()))) continue;
+    if (ctx.guard_or_true(ar.ne(t.strides[d], expected))) return;
+    expected = ar.mul(expected, t.sizes[d]);
+  }
+}
+
+void set_contiguity_walk(PropContext& ctx, ValId v) {
   switch (ctx.vals.kind(v)) {
     case ValKind::Tensor: {
       const TensorId t = ctx.vals.as_tensor(v);
       // a composite view op (reshape, flatten) that copied dispatched no view op
       if (!aliases_an_argument(ctx, ctx.vals.tensor(t).storage)) return;
-      const auto sizes = ctx.vals.sizes(t), strides = ctx.vals.strides(t);
-      ExprId expected = ar.one();
-      for (size_t d = sizes.size(); d-- > 0;) {
-        if (ctx.guard_or_false(ar.eq(sizes[d], ar.one()))) continue;
-        if (ctx.guard_or_true(ar.ne(strides[d], expected))) return;
-        expected = ar.mul(expected, sizes[d]);
-      }
+      contiguity_walk(ctx, {ctx.vals.sizes(t), ctx.vals.strides(t)});
       break;
     }
     case ValKind::List:
@@ -96,6 +101,11 @@ void fake_cache_view_output_questions(PropContext& ctx, ValId out) {
   if (!out.valid()) return;
   ShapeEnv::SuppressGuards suppressed(ctx.env);
   set_contiguity_walk(ctx, out);
+}
+
+void fake_cache_view_layout_questions(PropContext& ctx, const OperandLayout& t) {
+  ShapeEnv::SuppressGuards suppressed(ctx.env);
+  contiguity_walk(ctx, t);
 }
 
 }  // namespace symshape

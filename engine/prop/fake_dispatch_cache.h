@@ -9,6 +9,7 @@
 // ranges; sizes such as `H // CeilToInt(H / 2)` make them guards (timm's mobilevit).
 // A repeated layout asks nothing new (PropContext's layout cache), as a cache hit does not.
 #include "prop/context.h"
+#include "prop/shape_helpers.h"
 #include "prop/values.h"
 
 namespace symshape {
@@ -24,5 +25,9 @@ void fake_cache_output_questions(PropContext& ctx, ValId out);
 // until its version moves, so a later guard does not decide the same question then
 // (lowformer_b15: a slice's `160*X != 160*Y` is still a guard after `X == Y`).
 void fake_cache_view_output_questions(PropContext& ctx, ValId out);
+// The same walk over one layout: a view the op's Python decomposition dispatches (the view
+// helper's prims.collapse_view and prims.split_dim, whose metas dispatch aten.as_strided) is
+// a cache miss of its own, rebuilt with `set_` under suppress_guards.
+void fake_cache_view_layout_questions(PropContext& ctx, const OperandLayout& t);
 
 }  // namespace symshape

@@ -863,6 +863,17 @@ def test_simplify_is_cached_per_call_form_across_range_refinements(tmp_path):
     assert any(g.startswith("(max(1, ") and g.endswith("!= 1") for g in guards), guards
 
 
+# mobilevitv2's (timm) unfolding of a feature map into 2 x 2 patches: x (n, 128, h, w) ->
+# (n, 128, ceil(h/2), 2, ceil(w/2), 2) -> permuted (0, 1, 3, 5, 2, 4) -> (n, 128, -1,
+# ceil(h/2)*ceil(w/2)), normalised next
+_PATCH_GRID = [("zh", "aten.sym_size.int", ["x", 2]), ("th", "operator.truediv", ["zh", 2]), ("ch", "math.ceil", ["th"]),
+               ("zw", "aten.sym_size.int", ["x", 3]), ("tw", "operator.truediv", ["zw", 2]), ("cw", "math.ceil", ["tw"]),
+               ("zn", "aten.sym_size.int", ["x", 0]), ("cc", "operator.mul", ["ch", "cw"]),
+               ("r8", "aten.reshape.default", ["x", ["zn", 128, "ch", 2, "cw", 2]]),
+               ("p4", "aten.permute.default", ["r8", [0, 1, 3, 5, 2, 4]]),
+               ("r9", "aten.reshape.default", ["p4", ["zn", 128, -1, "cc"]])]
+
+
 def test_group_norm_of_a_contiguous_copy_keeps_its_strides(tmp_path):
     # mobilevitv2 (timm): C++ group_norm normalises `input.contiguous(memory_format)`, which
     # is the input itself when it already is contiguous. Here the input is reshape's copy of
@@ -870,15 +881,65 @@ def test_group_norm_of_a_contiguous_copy_keeps_its_strides(tmp_path):
     # original dim; the decomposition's reshape then asks its contiguity of those strides,
     # which PyTorch decides without a guard (a `Max(1, Ch*Cw)*Max(1, Hq*Wq) == ...` guard
     # appeared when the strides were rebuilt from the sizes)
-    nodes = [("zh", "aten.sym_size.int", ["x", 2]), ("th", "operator.truediv", ["zh", 2]), ("ch", "math.ceil", ["th"]),
-             ("zw", "aten.sym_size.int", ["x", 3]), ("tw", "operator.truediv", ["zw", 2]), ("cw", "math.ceil", ["tw"]),
-             ("zn", "aten.sym_size.int", ["x", 0]), ("cc", "operator.mul", ["ch", "cw"]),
-             ("r8", "aten.reshape.default", ["x", ["zn", 128, "ch", 2, "cw", 2]]),
-             ("p4", "aten.permute.default", ["r8", [0, 1, 3, 5, 2, 4]]),
-             ("r9", "aten.reshape.default", ["p4", ["zn", 128, -1, "cc"]]),
-             ("g", "aten.group_norm.default", ["r9", 1, None, None, 1e-5, False])]
-    doc, path = _graph(tmp_path, "gn_copy", nodes, ["n", 128, "h", "w"], [2, 128, 4, 4])
+    doc, path = _graph(tmp_path, "gn_copy", _PATCH_GRID + [
+        ("g", "aten.group_norm.default", ["r9", 1, None, None, 1e-5, False])], ["n", 128, "h", "w"], [2, 128, 4, 4])
     node_diffs, guard_diffs, guards = _compare(doc, path)
     assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
     ceil_h, ceil_w = "math.ceil(L['x'].size()[2] / 2)", "math.ceil(L['x'].size()[3] / 2)"
     assert any(ceil_h in g and ceil_w in g and g.endswith("!= 1") for g in guards), guards
+
+
+def test_view_helper_inner_views_leave_undecided_answers_cached(tmp_path):
+    # The view helper's prims.collapse_view and prims.split_dim dispatch aten.as_strided, a
+    # cache miss of its own: FakeTensorMode rebuilds the output with `set_` under
+    # suppress_guards, whose contiguity walk asks `stride != expected` of it. Undecided, the
+    # answer stays in _maybe_evaluate_static's cache, so at 2 x 4 (ceil(h/2) == 1) group_norm's
+    # walk still records `128*Cw*Ch*Wq*Max(1, Hq) == 128*Cw*Ch*Wq*Hq` after the guard
+    # without the 128 made it decidable (it was missing when only the node's own view asked)
+    doc, path = _graph(tmp_path, "gn_inner_views", _PATCH_GRID + [
+        ("g", "aten.group_norm.default", ["r9", 1, None, None, 1e-5, False])], ["n", 128, "h", "w"], [2, 128, 2, 4])
+    node_diffs, guard_diffs, _ = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    guards = symshape.load(path).propagate(example=0, strides="fake").guards  # the harness's mode
+    assert any(g.startswith("(128*") and "max(1, " in g and " == " in g for g in guards), guards
+
+
+@pytest.mark.parametrize("weight, bias", [(True, True), (False, False), (False, True)])
+def test_group_norm_of_a_one_patch_grid_takes_the_view_helpers_sizes(tmp_path, weight, bias):
+    # At 2 x 2 the grid has one patch (ceil(h/2) == ceil(w/2) == 1), so r9 is a view. Under
+    # FakeTensorMode a view's sizes and strides are _reshape_view_helper's alone (no
+    # computeStride questions); its tail squeeze is one more dispatched view (metadata and
+    # `set_` walk); and group_norm's decomposition reshapes to (N, G, C // G, HxW) and views
+    # back, so its output's last size is the helper's `HxW // HxW`, a literal 1, and the
+    # guards after it carry no `ceil(h/2)` factor
+    weights = {**({"gw": [128]} if weight else {}), **({"gb": [128]} if bias else {})}
+    doc, path = _graph(tmp_path, "gn_one_patch", _PATCH_GRID + [
+        ("g", "aten.group_norm.default", ["r9", 1, "gw" if weight else None, "gb" if bias else None, 1e-5, False])],
+        ["n", 128, "h", "w"], [2, 128, 2, 2], weights=weights)
+    node_diffs, guard_diffs, _ = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    guards = symshape.load(path).propagate(example=0, strides="fake").guards  # the harness's mode
+    bare_factors = ("*math.ceil(L['x'].size()[2] / 2)", "*math.ceil(L['x'].size()[3] / 2)")
+    assert any(g.endswith(">= 2") and g.startswith("128*L['x'].size()[0]*") and not any(f in g for f in bare_factors)
+               for g in guards), guards
+
+
+@pytest.mark.parametrize("source, target", [
+    ([4], ["one", "zs", 4]),     # hrm_text: a (32,) state expanded to a batch of 1
+    ([1, 4], [2, "one", "zs", 4]),
+    ([], ["one", "zs"]),         # a 0-dim tensor: a new size-1 dim gets stride 1
+])
+def test_expand_under_fake_mode_gives_a_new_size_one_dim_the_inputs_extent(tmp_path, source, target):
+    # FakeTensorMode runs torch._refs.expand (prims.broadcast_in_dim): a new dim left size 1
+    # takes strides[0] * sizes[0] of the input (1 for a 0-dim input), where eager repeats
+    # the next dim's extent (0 behind an expanded dim)
+    shape = [{"one": 1, "zs": "zs"}.get(t, t) for t in target]
+    doc, path = _graph(tmp_path, "expand_new_one", [("zs", "aten.sym_size.int", ["x", 1]),
+                                                    ("e", "aten.expand.default", ["z", shape])],
+                       [1, "s", 4], [1, 3, 4], weights={"z": source})
+    node_diffs, guard_diffs, _ = _compare(doc, path)
+    assert node_diffs + guard_diffs == [], [(d["node"], d["field"], d["torch"], d["symshape"]) for d in node_diffs + guard_diffs]
+    fake = symshape.load(path).propagate(example=0, strides="fake")
+    strides = next(n["value"]["stride"] for n in fake.nodes if n["name"] == "e")
+    i = target.index("one")
+    assert strides[i] != "0", strides

@@ -15,7 +15,7 @@
 namespace symshape {
 
 // prop/ops/view_geometry.h (not included: its holds() clashes with matmul_family.h's)
-void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                 std::span<const ExprId> shape, Dims* fake_strides, Dims* fake_sizes = nullptr);
 TensorId reshape_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape);
 TensorId expand_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> target);

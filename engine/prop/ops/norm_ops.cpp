@@ -426,12 +426,14 @@ void check_group_norm(PropContext& ctx, TensorId input, ArgId weight, ArgId bias
 // is_channels_last_contiguous_2d ask of H and W: a contiguous input's `H*W != 1`).
 // On CPU with a weight: `x * w + b`, where w and b are the per-(N, C) scale and shift made
 // contiguous, as_strided to (N, C) and unsqueezed to the input's rank (strides (C, 1, ..., 1)).
-// Without a weight: `(x_reshaped - mean) * rstd` on the reshaped (N, G, C // G, HxW) input
-// and the (N, G, 1, 1) statistics, `.view(input.shape)`, then `+ bias` unsqueezed to
-// (1, C, 1, ...). `out` receives the result's sizes: the last binary op's broadcast shape,
-// where a size guarded == 1 takes the broadcast operand's literal 1 (fake_impls infer_size).
+// Without a weight: `(x_reshaped - mean) * rstd` on the reshaped (N, G, C // G, HxW) view
+// (`reshaped`: the view helper's sizes and strides) and the (N, G, 1, 1) statistics,
+// `.view(input.shape)`, then `+ bias` unsqueezed to (1, C, 1, ...). `out` receives the
+// result's sizes: the last op's, where a size guarded == 1 takes the broadcast operand's
+// literal 1 (fake_impls infer_size) and the view keeps its helper's expressions (a tail
+// size 1 is `HxW // HxW`, a literal 1).
 void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                                 std::span<const ExprId> reshaped, bool has_weight, bool has_bias, Dims& out) {
+                                 const OperandLayout& reshaped, bool has_weight, bool has_bias, Dims& out) {
   ExprArena& ar = ctx.ar;
   const size_t rank = sizes.size();
   Dims result;
@@ -454,24 +456,28 @@ void group_norm_output_questions(PropContext& ctx, std::span<const ExprId> sizes
     if (fake_binary_fast_path_guards(ctx, add_ops, &sum)) take(sum);
     return;
   }
-  Dims x_strides, stat, stat_strides;
-  stat.resize(reshaped.size(), ar.one());
-  stat[0] = reshaped[0], stat[1] = reshaped[1];
-  ctx.contiguous_strides(reshaped, x_strides);
+  Dims stat, stat_strides;
+  stat.resize(reshaped.sizes.size(), ar.one());
+  stat[0] = reshaped.sizes[0], stat[1] = reshaped.sizes[1];
   ctx.contiguous_strides(stat, stat_strides);
-  for (int step = 0; step < 2; ++step) {  // - mean, * rstd
-    const OperandLayout ops[] = {{reshaped, x_strides}, {stat, stat_strides}};
-    if (!fake_binary_fast_path_guards(ctx, ops, &result)) return;
+  Dims x(reshaped.sizes), x_strides(reshaped.strides);
+  for (int step = 0; step < 2; ++step) {  // - mean, * rstd: each result is a new tensor
+    const OperandLayout ops[] = {{x, x_strides}, {stat, stat_strides}};
+    MemoryFormat format = MemoryFormat::Contiguous;
+    if (!fake_binary_fast_path_guards(ctx, ops, &result, &format)) return;
+    x = result;
+    format_strides(ctx, x, format, x_strides);
   }
-  reshape_view_helper_guards(ctx, reshaped, x_strides, sizes);
+  Dims view_strides, view_sizes;
+  if (!reshape_view_helper_guards(ctx, x, x_strides, sizes, &view_strides, &view_sizes)) return;
+  take(view_sizes);
   if (!has_bias) return;
-  Dims out_strides, bias, bias_strides;
+  Dims bias, bias_strides;
   bias.resize(rank, ar.one());
   bias_strides.resize(rank, ar.one());
-  ctx.contiguous_strides(sizes, out_strides);
   bias[1] = sizes[1];
   bias_strides[0] = sizes[1];
-  const OperandLayout add_ops[] = {{sizes, out_strides}, {bias, bias_strides}};
+  const OperandLayout add_ops[] = {{view_sizes, view_strides}, {bias, bias_strides}};
   if (fake_binary_fast_path_guards(ctx, add_ops, &result)) take(result);
 }
 
@@ -491,8 +497,14 @@ void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> i
   ExprId hxw = ar.one();
   for (size_t i = 2; i < sizes.size(); ++i) hxw = ar.mul(hxw, sizes[i]);
   const ExprId shape[] = {sizes[0], groups, ar.floordiv(sizes[1], groups), hxw};
-  reshape_view_helper_guards(ctx, sizes, strides, shape);
-  group_norm_output_questions(ctx, sizes, strides, shape, has_weight, has_bias, out);
+  Dims reshaped_strides, reshaped_sizes;
+  // a copy (or a helper that stopped) leaves the requested shape, contiguous
+  if (!reshape_view_helper_guards(ctx, sizes, strides, shape, &reshaped_strides, &reshaped_sizes) ||
+      reshaped_sizes.size() != 4 || reshaped_strides.size() != 4) {
+    reshaped_sizes.assign(shape);
+    ctx.contiguous_strides(shape, reshaped_strides);
+  }
+  group_norm_output_questions(ctx, sizes, strides, {reshaped_sizes, reshaped_strides}, has_weight, has_bias, out);
 }
 
 // group_norm(input, num_groups, weight, bias, eps, cudnn_enabled)

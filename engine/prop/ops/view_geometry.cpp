@@ -1,4 +1,5 @@
 #include "prop/ops/view_geometry.h"
+#include "prop/fake_dispatch_cache.h"
 #include "prop/shape_helpers.h"
 
 namespace symshape {
@@ -157,7 +158,7 @@ static bool has_unbacked(const ExprArena& ar, std::span<const ExprId> sizes, std
 // questions the greedy split/flatten algorithm asks, in its order, and (fake_strides) the
 // strides of its result; the engine's own result strides stay computeStride's (view_strides)
 // unless ReferenceHost::fake_strides asks for these.
-void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                 std::span<const ExprId> shape, Dims* fake_strides, Dims* fake_sizes) {
   ExprArena& ar = ctx.ar;
   const ExprId one = ar.one(), zero = ar.zero();
@@ -166,24 +167,32 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
   auto result = [&](std::span<const ExprId> sz, std::span<const ExprId> st) {
     if (fake_strides) fake_strides->assign(st);
     if (fake_sizes) fake_sizes->assign(sz);
+    return true;
   };
   // as_strided(a, shape, contiguous strides), or prims.reshape's copy
   auto contiguous_result = [&] {
     if (fake_strides) ctx.contiguous_strides(shape, *fake_strides);
     if (fake_sizes) fake_sizes->assign(shape);
   };
+  auto copy_result = [&] {  // prims.reshape: a copy (a view raises)
+    contiguous_result();
+    return false;
+  };
   // an inferred example where infer_size failed: PyTorch raised before these questions
-  if (ctx.node_failed_a_check()) return;
+  if (ctx.node_failed_a_check()) return false;
   // an unbacked input or shape takes _view_unbacked_meta instead (view_tensor)
-  if (has_unbacked(ar, sizes, strides, shape)) return;
+  if (has_unbacked(ar, sizes, strides, shape)) return false;
   // `if a.numel() == 0`: as_strided to the contiguous strides
-  if (ctx.guard(ar.eq(numel(ctx, sizes), zero))) return contiguous_result();
+  if (ctx.guard(ar.eq(numel(ctx, sizes), zero))) {
+    contiguous_result();
+    return true;
+  }
   // zero-dim input / zero-dim result: `length != 1` per dim
   if (sizes.empty()) {
     for (ExprId l : shape) ctx.guard(ar.ne(l, one));
     if (fake_strides) fake_strides->resize(shape.size(), one);  // unsqueeze(-1) per dim
     if (fake_sizes) fake_sizes->resize(shape.size(), one);
-    return;
+    return true;
   }
   if (shape.empty()) {
     for (ExprId l : sizes) ctx.guard(ar.ne(l, one));
@@ -197,17 +206,18 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
   // torch._check(a.numel() == shape_numel): an inferred -1 is `numel // rest`, and this is
   // decided only where the divisibility the infer_size guard recorded is of the same Mod
   // (a floor division SymPy reduced by a common factor keeps it a guard)
-  if (!holds(ctx, ar.eq(numel(ctx, sizes), numel(ctx, shape)))) return;
+  if (!holds(ctx, ar.eq(numel(ctx, sizes), numel(ctx, shape)))) return false;
   Dims a(sizes), st(strides);
   size_t idx = 0;
   for (const ExprId length : shape) {
-    if (a.size() >= kMaxRank) return;
+    if (a.size() >= kMaxRank) return false;
     if (idx >= a.size()) {
       // tail unsqueeze: split_dim(a_, last, a_.shape[last]) appends a 1
-      if (ctx.guard(ar.ne(length, one))) return;
+      if (ctx.guard(ar.ne(length, one))) return false;
       a.push_back(one);
       st.push_back(st.back());
       fake_cache_metadata_questions(ctx, {a, st});
+      fake_cache_view_layout_questions(ctx, {a, st});
       ++idx;
       continue;
     }
@@ -218,7 +228,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
     ExprId accum = a[idx];
     size_t end = idx;
     while (ctx.guard(ar.ne(ar.mod(accum, length), zero))) {
-      if (++end >= a.size()) return;  // infer_size already rejected this shape
+      if (++end >= a.size()) return false;  // infer_size already rejected this shape
       accum = ar.mul(accum, a[end]);
     }
     if (end != idx) {
@@ -231,7 +241,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
           valid = ar.logical_and(valid, ar.logical_or(terms));
         }
       valid = ar.logical_or(valid, ar.eq(numel(ctx, a), zero));
-      if (!ctx.guard_or_false(valid)) return contiguous_result();  // prims.reshape: a copy (view raises)
+      if (!ctx.guard_or_false(valid)) return copy_result();
       // flatten(a_, idx, end): the collapsed dim's stride is the min over non-1 dims
       ExprId stride = st[end];
       for (size_t i = end; i-- > idx;)
@@ -255,6 +265,7 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       a[idx] = collapsed;
       st[idx] = stride;
       fake_cache_metadata_questions(ctx, {a, st});  // prims.collapse_view's output
+      fake_cache_view_layout_questions(ctx, {a, st});
     }
     if (ctx.guard(ar.ne(accum, length))) {
       // split_dim(a_, idx, length)
@@ -266,13 +277,20 @@ void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       a.insert(idx + 1, inner);
       st.insert(idx + 1, s);
       fake_cache_metadata_questions(ctx, {a, st});  // prims.split_dim's output
+      fake_cache_view_layout_questions(ctx, {a, st});
     }
     ++idx;
   }
-  // squeezes tail: torch._check(a_.shape[idx] == 1)
-  const size_t kept = std::min(idx, a.size());
-  for (; idx < a.size(); ++idx) ctx.guard(ar.eq(a[idx], one));
-  result(a.span().first(kept), st.span().first(kept));
+  // squeezes tail: torch._check(a_.shape[idx] == 1), then squeeze(a_, idx), whose
+  // prims.squeeze meta dispatches as_strided: a view, asked as the loop's views are
+  while (idx < a.size()) {
+    ctx.guard(ar.eq(a[idx], one));
+    a.erase(idx);
+    st.erase(idx);
+    fake_cache_metadata_questions(ctx, {a, st});
+    fake_cache_view_layout_questions(ctx, {a, st});
+  }
+  return result(a, st);
 }
 
 namespace {
@@ -318,7 +336,8 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
   Dims inferred, strides, fake, helper_sizes;
   infer_size(ctx, shape, numel(ctx, sizes), inferred);
   const bool want_fake = ctx.host.fake_strides;
-  reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr, &helper_sizes);
+  const bool viewed =
+      reshape_view_helper_guards(ctx, sizes, ctx.vals.strides(t), inferred, want_fake ? &fake : nullptr, &helper_sizes);
   const ExprId offset = ctx.vals.tensor(t).storage_offset;
   if (!sizes.empty() && !inferred.empty() && has_unbacked(ctx.ar, sizes, ctx.vals.strides(t), inferred)) {
     // 2.x fake_impls.py _view_unbacked_meta: a data-dependent size is not guarded on. The same
@@ -337,7 +356,10 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
       return ctx.new_view(t, inferred, strides, offset);
     strides.clear();
   }
-  if (known_contiguous(ctx, t)) {
+  if (viewed && want_fake && fake.size() == inferred.size()) {
+    // FakeTensorMode's aten.view is the helper alone: computeStride asks nothing there
+    strides = fake;
+  } else if (known_contiguous(ctx, t)) {
     ctx.view_contiguous_strides(inferred, strides);
   } else if (!view_strides(ctx, sizes, ctx.vals.strides(t), inferred, false, strides)) {
     ctx.fail(
@@ -468,6 +490,10 @@ TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> tar
       if (!holds(ctx, ar.ge(want, ar.zero()))) ctx.fail("numel: integer multiplication overflow");
     ns.assign(target);
     nt.resize(n, ar.zero());
+    // FakeTensorMode's refs expand (prims.broadcast_in_dim): a new dim of size 1 gets 1
+    if (ctx.host.fake_strides)
+      for (size_t i = 0; i < n; ++i)
+        if (ctx.known_true(ar.eq(target[i], ar.one()))) nt[i] = ar.one();
     return ctx.new_view(x, ns, nt, ctx.vals.tensor(x).storage_offset);
   }
   ns.resize(n);
@@ -493,6 +519,11 @@ TensorId expand_tensor(PropContext& ctx, TensorId x, std::span<const ExprId> tar
             ctx.str(want), ctx.str(size), i, ctx.shape_str(target), ctx.shape_str(sizes));
       stride = ar.zero();
     }
+    // A new dim left size 1: eager repeats the next dim's extent (its size times stride,
+    // 0 when that dim was expanded); FakeTensorMode's refs expand (prims.broadcast_in_dim)
+    // takes the input's outermost extent, strides[0] * sizes[0]. The same question decided
+    // it (`1 != want`, asked above).
+    else if (!exists && ctx.host.fake_strides) stride = ar.mul(strides[0], sizes[0]);
     // equal sizes too: FakeTensorMode's refs expand takes the requested length (a literal 1
     // for a size guarded == 1), the same value as eager's kept size
     ns[i] = want;

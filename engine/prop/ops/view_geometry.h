@@ -33,7 +33,9 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
 // the sizes of its result (the helper's `a_`, empty when it raises or takes the unbacked
 // path): equal in value to `shape`, but a split dim is `a // length` and a dim found equal
 // to its length keeps the input's expression, and FakeTensorMode's view carries those.
-void reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+// True when the helper ran to a view of the input; false when it copies (where a view
+// raises) or stopped early (a failed check, unbacked sizes).
+bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
                                 std::span<const ExprId> shape, Dims* fake_strides = nullptr,
                                 Dims* fake_sizes = nullptr);
 
