@@ -23,6 +23,7 @@ struct PropOptions {
   bool json = false;
   double min_seconds = 1.0;
   uint64_t runs = 0;  // bench-prop: fixed warm runs per graph instead of a time budget
+  std::string strides = "eager";  // whose strides where they differ: "eager" or "fake" (ReferenceHost)
 };
 
 // Input sizes: --sizes overrides, else the chosen example, else the first OK example.
@@ -152,6 +153,9 @@ int run_prop(const PropOptions& opt, bool guards_only) {
   }
   ShapeEnv env;
   Propagator prop(l.graph, l.rules);
+  ReferenceHost host = kFakeTensorModeHost;
+  host.fake_strides = opt.strides == "fake";
+  prop.set_reference_host(host);
   const PropStatus st = prop.run(env, as_spans(sizes));
   if (!st.ok) {
     fmt::print(stderr, "error: {}: graph '{}': {}: {}\n", opt.file, l.graph.name(), error_kind_name(st.kind),
@@ -261,12 +265,20 @@ void register_prop_commands(CLI::App& app) {
   prop->add_option("--example", opt->example, "use the sizes of example I (default: the first OK example)");
   prop->add_option("--sizes", opt->sizes, "NAME=D0,D1,... sizes of an input (repeatable)");
   prop->add_flag("--json", opt->json, "JSON output");
+  const auto strides_option = [&](CLI::App* cmd) {
+    cmd->add_option("--strides", opt->strides,
+                    "whose strides where the eager kernels and FakeTensorMode differ: eager (default, the goldens') "
+                    "or fake (FakeTensorProp / export's, what python -m symshape.torchref compares)")
+        ->check(CLI::IsMember({"eager", "fake"}));
+  };
+  strides_option(prop);
   prop->callback([opt] { exit_code() = run_prop(*opt, false); });
 
   CLI::App* guards = app.add_subcommand("guards", "Print the produce_guards text, one guard per line");
   guards->add_option("file", opt->file, "fx-graph-json file")->required();
   guards->add_option("--example", opt->example, "use the sizes of example I (default: the first OK example)");
   guards->add_option("--sizes", opt->sizes, "NAME=D0,D1,... sizes of an input (repeatable)");
+  strides_option(guards);
   guards->callback([opt] { exit_code() = run_prop(*opt, true); });
 
   CLI::App* bench = app.add_subcommand("bench-prop", "Time full symbolic propagation per node (single thread)");

@@ -29,10 +29,12 @@ struct ReferenceHost {
   TorchVersion eager_torch = kNewestTorch;
   // Whose strides a node reports where FakeTensorMode and the eager kernels disagree: false,
   // eager's (the goldens' and the default); true, FakeTensorMode's, for comparing with
-  // FakeTensorProp / export's node meta (the differential harness). Guards are the same.
-  // Where they differ: a view's size-1 dims (torch._refs._reshape_view_helper against
-  // computeStride) and upsample_bicubic2d.vec, whose decomposition lays its output out in
-  // the input's suggested memory format where 1.13's CPU kernel writes it contiguous.
+  // FakeTensorProp / export's node meta (the differential harness). Where they differ: a
+  // view's size-1 dims (torch._refs._reshape_view_helper against computeStride), expand's
+  // new size-1 dims, einsum, and upsample_bicubic2d.vec, whose decomposition lays its output
+  // out in the input's suggested memory format where 1.13's CPU kernel writes it
+  // contiguous. PyTorch 2.x's guards are the fake strides' ones: eager's layouts can ask
+  // questions FakeTensorMode does not (a view's computeStride) and so add guards.
   bool fake_strides = false;
 };
 

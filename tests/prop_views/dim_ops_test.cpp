@@ -14,6 +14,28 @@ TEST(DimOps, B219_ExpandGivesZeroStrides) {
   EXPECT_TRUE(h.same_storage("e", "x"));
 }
 
+// FakeTensorMode runs torch._refs.expand (prims.broadcast_in_dim): a new dim left size 1
+// takes the input's outermost extent, strides[0] * sizes[0] (1 for a 0-dim input), where
+// eager's inferExpandGeometry repeats the next dim's extent (0 behind an expanded dim).
+// Measured with 2.13 under the Python dispatcher: (4,) -> [1, 3, 4] is (4, 0, 1) there,
+// (0, 0, 1) in eager; () -> [1, 3] is (1, 0) against (0, 0).
+TEST(DimOps, ExpandNewSizeOneDimUnderFakeStrides) {
+  for (const bool fake : {false, true}) {
+    PropHarness h;
+    if (fake) h.fake_strides();
+    h.input("x", "float32", {4}).input("y", "float32", {1, 4}).input("z", "float32", {});
+    h.call("a", "aten.expand.default", args("x", "[1, 3, 4]"));
+    h.call("b", "aten.expand.default", args("y", "[2, 1, 3, 4]"));
+    h.call("c", "aten.expand.default", args("z", "[1, 3]"));
+    h.call("d", "aten.expand.default", args("x", "[1, 1, 4]"));
+    ASSERT_TRUE(h.run()) << h.error();
+    EXPECT_EQ(h.stride("a"), fake ? (Ints{4, 0, 1}) : (Ints{0, 0, 1}));
+    EXPECT_EQ(h.stride("b"), fake ? (Ints{0, 4, 0, 1}) : (Ints{0, 0, 0, 1}));
+    EXPECT_EQ(h.stride("c"), fake ? (Ints{1, 0}) : (Ints{0, 0}));
+    EXPECT_EQ(h.stride("d"), (Ints{4, 4, 1}));
+  }
+}
+
 TEST(DimOps, B234_PermuteChecks) {
   PropHarness dup;
   dup.input("x", "float32", {2, 3}).call("p", "aten.permute.default", args("x", "[0, 0]"));
