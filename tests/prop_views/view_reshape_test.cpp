@@ -63,6 +63,33 @@ TEST(ViewReshape, InferredDimWithACompositeDivisorNeedsNoGuard) {
   EXPECT_TRUE(h.env().guards().empty()) << h.env().format_guards();
 }
 
+// Under FakeTensorMode's strides a view's layout is torch._refs._reshape_view_helper's
+// alone, but which views are refused stays eager's (computeStride, read off the example's
+// values with no question asked): the helper collapses (2, 1, 4, 1) with strides
+// (1, 1, 2, 2) into (8, 1), eager refuses it; a symbolic transposed view is refused too,
+// and a symbolic contiguous one is a view in both modes.
+TEST(ViewReshape, FakeStridesKeepEagersRefusals) {
+  for (const bool fake : {false, true}) {
+    PropHarness odd;
+    if (fake) odd.fake_strides();
+    odd.attr("a", "float32", {2, 1, 4, 1}, {1, 1, 2, 2}).call("v", kView, args("a", "[8, 1]"));
+    ASSERT_FALSE(odd.run()) << "fake=" << fake;
+    EXPECT_TRUE(has(odd.error(), "view size is not compatible with input tensor's size and stride")) << odd.error();
+    PropHarness tr;
+    if (fake) tr.fake_strides();
+    tr.input("x", "float32", {4, 6}, {"A", "B"}).call("t", "aten.t.default", "[" + N("x") + "]");
+    tr.call("v", kView, args("t", "[-1]"));
+    ASSERT_FALSE(tr.run()) << "fake=" << fake;
+    EXPECT_TRUE(has(tr.error(), "view size is not compatible with input tensor's size and stride")) << tr.error();
+    PropHarness ok;
+    if (fake) ok.fake_strides();
+    ok.input("x", "float32", {4, 6}, {"A", "B"}).call("v", kView, args("x", "[-1]"));
+    ASSERT_TRUE(ok.run()) << ok.error();
+    EXPECT_EQ(ok.stride("v"), (Ints{1}));
+    EXPECT_TRUE(ok.same_storage("v", "x"));
+  }
+}
+
 TEST(ViewReshape, B231_TransposedViewFailsReshapeCopies) {
   PropHarness bad;
   bad.input("x", "float32", {4, 6}).call("t", "aten.t.default", "[" + N("x") + "]").call("v", kView, args("t", "[24]"));

@@ -331,6 +331,32 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
 
 }  // namespace
 
+// c10's computeStride over the example's values (no question asked, so no guard): whether
+// eager can view `sizes`/`strides` as `shape` there. Unbacked values are taken as viewable.
+static bool eager_view_possible_at_example(PropContext& ctx, std::span<const ExprId> sizes,
+                                           std::span<const ExprId> strides, std::span<const ExprId> shape) {
+  if (sizes.empty() || has_unbacked(ctx.ar, sizes, strides, shape)) return true;
+  int64_t numel = 1;
+  for (ExprId s : sizes) numel *= ctx.hint(s);
+  if (numel == 0) return true;
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base_stride = ctx.hint(strides.back()), tensor_numel = 1, view_numel = 1;
+  for (int64_t td = static_cast<int64_t>(sizes.size()) - 1; td >= 0; --td) {
+    const size_t t = static_cast<size_t>(td);
+    tensor_numel *= ctx.hint(sizes[t]);
+    if (td > 0 && (ctx.hint(sizes[t - 1]) == 1 || ctx.hint(strides[t - 1]) == tensor_numel * chunk_base_stride))
+      continue;
+    while (view_d >= 0 && (view_numel < tensor_numel || ctx.hint(shape[static_cast<size_t>(view_d)]) == 1))
+      view_numel *= ctx.hint(shape[static_cast<size_t>(view_d--)]);
+    if (view_numel != tensor_numel) return false;
+    if (td > 0) {
+      chunk_base_stride = ctx.hint(strides[t - 1]);
+      tensor_numel = view_numel = 1;
+    }
+  }
+  return view_d == -1;
+}
+
 TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape) {
   const auto sizes = ctx.vals.sizes(t);
   Dims inferred, strides, fake, helper_sizes;
@@ -357,7 +383,12 @@ TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape
     strides.clear();
   }
   if (viewed && want_fake && fake.size() == inferred.size()) {
-    // FakeTensorMode's aten.view is the helper alone: computeStride asks nothing there
+    // FakeTensorMode's aten.view is the helper alone: computeStride asks nothing there.
+    // Which views are refused stays eager's, read off the example without a question.
+    if (!eager_view_possible_at_example(ctx, sizes, ctx.vals.strides(t), inferred))
+      ctx.fail(
+          "view size is not compatible with input tensor's size and stride (at least one dimension spans across two "
+          "contiguous subspaces). Use .reshape(...) instead.");
     strides = fake;
   } else if (known_contiguous(ctx, t)) {
     ctx.view_contiguous_strides(inferred, strides);
