@@ -53,3 +53,18 @@ def test_custom_op_of_an_unimported_library_is_torch_rejected():
         torchref_prop.torch_propagate(_doc("symshape_test_lib.missing.default"), {"inputs": {"x": [7]}})
     assert info.value.node == "y"
     assert "not registered in this process" in str(info.value)
+
+
+def test_custom_op_of_an_unimported_library_is_torch_rejected_by_the_violation_part():
+    # the constraint-violation part rebuilds the same GraphModule: PyTorch being unable to run
+    # the graph is reported there too, not raised as an error of the harness
+    from symshape import torchref_violations
+    before = len(torchref_violations.torch_rejected)
+    doc = _doc("symshape_test_lib.missing.default")
+    own = {"dynamic": True}
+    cases, diffs = torchref_violations.compare_graph_specs(
+        "missing_op", doc, "unused.graph.json", symshape_check=lambda path, spec: own)
+    assert (cases, diffs) == (0, [])
+    rejected = torchref_violations.torch_rejected[before:]
+    assert len(rejected) == 1 and rejected[0]["graph"] == "missing_op"
+    assert "not registered in this process" in rejected[0]["error"]
