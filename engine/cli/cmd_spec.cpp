@@ -83,6 +83,7 @@ ExitCode run_spec_check(const SpecCheckArgs& a) {
     }
   }
   const std::string report = spec::format_violations(r), hints = spec::format_hint_conflicts(r);
+  const std::string beyond = spec::format_beyond_pytorch_fixes(r);
   if (a.json) {
     nlohmann::ordered_json out;
     out["graph"] = std::string(graph.name());
@@ -96,6 +97,7 @@ ExitCode run_spec_check(const SpecCheckArgs& a) {
     out["hint_conflicts"] = nlohmann::ordered_json::array();
     for (const spec::HintConflict& h : r.hint_conflicts) out["hint_conflicts"].push_back(h.message);
     out["report"] = report + (hints.empty() ? "" : (report.empty() ? "" : "\n") + hints);
+    if (!beyond.empty()) out["beyond_pytorch_fixes"] = beyond;
     if (corrected) out["corrected_spec"] = nlohmann::ordered_json::parse(*corrected);
     fmt::print("{}\n", out.dump(2));
   } else if (r.ok()) {
@@ -103,6 +105,7 @@ ExitCode run_spec_check(const SpecCheckArgs& a) {
   } else {
     if (!report.empty()) fmt::print("{}\n", report);
     if (!hints.empty()) fmt::print("{}{}\n", report.empty() ? "" : "\n", hints);
+    if (!beyond.empty()) fmt::print("\n{}\n", beyond);
     if (corrected) fmt::print("\nCorrected spec:\n{}\n", *corrected);
   }
   return r.ok() ? 0 : 1;

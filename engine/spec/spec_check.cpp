@@ -351,6 +351,9 @@ class Checker {
     }
     r_.forced = dc_->forced_specializations();
     SolverResults sr{dc_->static_results(), dc_->dynamic_results(), source_to_debug_, r_.forced};
+    static const DynamicShapes kNoSpec;
+    const DynamicShapes& spec = spec_ ? *spec_ : kNoSpec;
+    r_.fixes = prettify_results(sr, spec);  // export's own suggestion
     // a later result overrides an earlier one (PyTorch's _process_suggested_fixes), so a
     // guard's min only joins when the solver's own results do not already bound the source
     // at least as high (convnext_tiny: `64 <= W` from `(W // 32) > 1` beats the `32 <= W` of
@@ -372,8 +375,8 @@ class Checker {
       }
       if (!weaker) sr.dynamic_results.push_back(fmt::format("{} <= {}", lo, source));
     }
-    static const DynamicShapes kNoSpec;
-    r_.fixes = prettify_results(sr, spec_ ? *spec_ : kNoSpec);
+    // Beyond PyTorch: the same fixes with the dropped guards' mins, reported apart
+    if (sr.dynamic_results.size() != dc_->dynamic_results().size()) r_.fixes_beyond = prettify_results(sr, spec);
   }
 
   void hints() {
@@ -501,6 +504,14 @@ std::string format_violations(const SpecCheckResult& r) {
   return out;
 }
 
+std::string format_beyond_pytorch_fixes(const SpecCheckResult& r) {
+  if (r.fixes_beyond.empty() || r.violations.empty()) return "";
+  const size_t at = r.fixes_beyond.find("Suggested fixes:");
+  if (at == std::string::npos) return "";
+  return "symshape's fixes, beyond PyTorch's (a min for each guard export's solver drops):" +
+         r.fixes_beyond.substr(at + std::string("Suggested fixes:").size());
+}
+
 std::string format_hint_conflicts(const SpecCheckResult& r) {
   if (r.hint_conflicts.empty()) return "";
   std::string out = "Found the following conflicts between user-specified ranges and inferred ranges from model "
@@ -510,7 +521,11 @@ std::string format_hint_conflicts(const SpecCheckResult& r) {
 }
 
 DynamicShapes corrected_spec(const Graph& g, const DynamicShapes& spec, const SpecCheckResult& r) {
-  const std::string report = format_violations(r);
+  // the corrected spec takes symshape's fixes: it must pass the re-check, which export's
+  // own suggestion does not where it drops a guard
+  SpecCheckResult beyond = r;
+  if (!r.fixes_beyond.empty()) beyond.fixes = r.fixes_beyond;
+  const std::string report = format_violations(beyond);
   DynamicShapes out = report.find("Suggested fixes:") != std::string::npos ? refine_from_suggested_fixes(report, spec)
                                                                            : spec;
   if (r.hint_conflicts.empty()) return out;

@@ -45,6 +45,9 @@ struct SpecCheckResult {
   std::vector<std::pair<std::string, int64_t>> forced;  // "dx = L['x'].size()[0]" -> 8
   std::string solver_error;  // DimConstraints' "The following inconsistencies were found:..."
   std::string fixes;         // prettify_results' text (forced specialisations + suggested fixes)
+  // Beyond PyTorch: the same text with a min for each single-symbol guard export's solver
+  // drops (empty when there is none); the corrected spec is built from it
+  std::string fixes_beyond;
   std::vector<HintConflict> hint_conflicts;
   bool ok() const { return violations.empty() && forced.empty() && hint_conflicts.empty() && solver_error.empty(); }
 };
@@ -59,6 +62,9 @@ SpecCheckResult check_spec_at(const Graph& graph, const RuleTable& rules, const 
 // Export's report: "Constraints violated (...)! ...\n  - ..." followed by the fixes text, or
 // the fixes text alone when only forced specialisations exist; "" when nothing is wrong.
 std::string format_violations(const SpecCheckResult& r);
+// symshape's own fixes where they go beyond export's ("symshape's fixes, beyond PyTorch's
+// ...:" and the fix lines), printed after export's report; "" when they add nothing.
+std::string format_beyond_pytorch_fixes(const SpecCheckResult& r);
 // F.9's ValueError text ("Found the following conflicts ...:\n- Received ..."), or "".
 std::string format_hint_conflicts(const SpecCheckResult& r);
 

@@ -88,6 +88,7 @@ pyb::dict check(const GraphHandle& h) {
   out["forced_specializations"] = forced;
   out["hint_conflicts"] = conflicts;
   out["report"] = report + (hints.empty() ? "" : (report.empty() ? "" : "\n") + hints);
+  out["beyond_pytorch_fixes"] = spec::format_beyond_pytorch_fixes(r);
   out["corrected_spec"] = json_object(spec::dump_spec_json(spec::corrected_spec(h.graph, s, r)));
   return out;
 }

@@ -62,11 +62,15 @@ def test_check_spec_reports_pytorchs_violations_and_the_corrected_spec_is_clean(
     assert r["report"].startswith("Constraints violated (height, width)!")
     assert "satisfy the generated guard (L['x'].size()[2] // 32) != 1." in r["report"]
     assert "satisfy the generated guard 32 <= L['x'].size()[2]" in r["report"]
-    # The fix decides `h // 32 != 1` too (min 64; beyond PyTorch, which suggests only the
-    # range guard's min=32 and then refuses that spec again, docs/torchref.md); torch.export
-    # 2.13 exports the corrected spec cleanly with ranges [64, int_oo].
-    assert "height = Dim('height', min=64)" in r["report"]
-    assert "width = Dim('width', min=64)" in r["report"]
+    # The report's "Suggested fixes:" are export's own: only the range guard's min=32, a spec
+    # PyTorch then refuses again. symshape's fix beyond it decides `h // 32 != 1` too (min
+    # 64, docs/specs.md "Beyond PyTorch") and is reported apart; the corrected spec takes it,
+    # and torch.export 2.13 exports that spec cleanly with ranges [64, int_oo].
+    assert "Suggested fixes:\n  height = Dim('height', min=32)\n  width = Dim('width', min=32)" in r["report"]
+    assert "min=64" not in r["report"]
+    assert r["beyond_pytorch_fixes"].startswith("symshape's fixes, beyond PyTorch's")
+    assert "height = Dim('height', min=64)" in r["beyond_pytorch_fixes"]
+    assert "width = Dim('width', min=64)" in r["beyond_pytorch_fixes"]
     fixed = r["corrected_spec"]
     assert fixed["dims"]["height"]["min"] == 64 and fixed["dims"]["width"]["min"] == 64
     again = symshape.check_spec(VGG, spec=fixed)

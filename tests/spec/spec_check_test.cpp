@@ -319,7 +319,9 @@ TEST(SpecCheck, CorpusCorrectedSpecRechecksClean) {
       ++clean;
       return;
     }
-    EXPECT_TRUE(contains(c.report, "Suggested fixes:")) << path << ": " << c.report;
+    // a fix from export's solver, or symshape's beyond it (a dropped guard's min)
+    EXPECT_TRUE(contains(c.report, "Suggested fixes:") || !format_beyond_pytorch_fixes(c.r).empty())
+        << path << ": " << c.report;
     const DynamicShapes fixed = corrected_spec(c.graph, c.spec, c.r);
     EXPECT_FALSE(fixed == c.spec) << path;
     Checked again(graph_json, dump_spec_json(fixed));
