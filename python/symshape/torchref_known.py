@@ -35,69 +35,29 @@ KNOWN = {
 }
 
 # --- constraint violations (torchref_violations) ---
-_MIN_FIX = (
-    "symshape's deliberate addition (docs/specs.md 'Beyond PyTorch'): a single-symbol guard the solver dr"
-    'ops (`(h - 7)//3 + 1 != 1`, `h // 32 != 1`) gets a range fix, the smallest min under which it holds '
-    'up to the example; PyTorch 2.x suggests only the phase-3 min, so its refined spec still fails export'
-    '.'
-)
 _ROOT_PRINT = (
     'printing: for a root introduced by a congruence (`_height`) PyTorch 2.13 prints the unbounded max as'
     " `max=oo` (floor((oo - r)/A) stays sympy's oo) and omits a min equal to 2; symshape omits an unbound"
     "ed max and its phantom-root min carries the 'Beyond PyTorch' range (min=3). refine_dynamic_shapes re"
     'ads both alike.'
 )
-_OPEN_WHISPER_MOD = (
-    "OPEN (not yet fixed): at a batch-1 example PyTorch 2.13's solver turns whisper's frames into "
-    "`2*_frames` (a congruence root from the conv stack's `(1 % (1 + (frames - 1)//2)) != 0` guard, which "
-    "symshape now records too), where symshape suggests a plain range."
-)
 _OPEN_GROUP_NORM = (
     "OPEN (not yet fixed): a channel dim made dynamic under group_norm: PyTorch 2.13's solver keeps the d"
     "ivisibility as `x_1 = 4*_x_1` (a congruence with a new root), symshape's solves it to the example va"
     'lue `x_1 = 4`.'
 )
-_OPEN_SLICING_MOD = (
-    "OPEN (not yet fixed): zoo_slicing's fixes: symshape suggests height min=4 where PyTorch 2.13 suggests 3, "
-    "and for its own spec also a width min=3 PyTorch does not (the roll guard `w - (2 + w) % w != 0` that "
-    "explained the width fix is gone since roll asks nothing in 2.x; the cause left is not traced)."
-)
 KNOWN.update({
-    'violation:zoo_conv:own:fixes': _MIN_FIX,
-    'violation:zoo_conv:widened:fixes': _MIN_FIX,
-    'violation:zoo_conv:zero_one:fixes': _MIN_FIX,
-    'violation:vgg11_bn:own:fixes': _MIN_FIX,
-    'violation:vgg11_bn:widened:fixes': _MIN_FIX,
-    'violation:vgg11_bn:zero_one:fixes': _MIN_FIX,
-    'violation:inception_v3:own:fixes': _MIN_FIX,
-    'violation:mlp_mixer:unrelated:fixes': _MIN_FIX,
     'violation:zoo_reduce_pool_pad:own:fixes': _ROOT_PRINT,
     'violation:zoo_reduce_pool_pad:unrelated:fixes': _ROOT_PRINT,
     'violation:squeezenet1_1:own:fixes': _ROOT_PRINT,
     'violation:squeezenet1_1:unrelated:fixes': _ROOT_PRINT,
     'violation:zoo_reduce_pool_pad:static_to_dynamic:fixes': _OPEN_GROUP_NORM,
-    'violation:whisper_encoder_tiny:zero_one:fixes': _OPEN_WHISPER_MOD,
-    'violation:zoo_slicing:own:fixes': _OPEN_SLICING_MOD,
-    'violation:zoo_slicing:widened:fixes': _OPEN_SLICING_MOD,
-    'violation:zoo_slicing:static_to_dynamic:dims': _OPEN_SLICING_MOD,
-    'violation:zoo_slicing:zero_one:fixes': _OPEN_SLICING_MOD,
 })
 
 # --- propagation (torchref_prop): node fields ---
 
 # --- constraint violations over the whole visible corpus (own spec, `--violations 1`) ---
-_OPEN_FCN_HEIGHT = (
-    "OPEN (not yet fixed): fcn_resnet50's own spec: torch.export 2.13 reports both dims but suggests a fix for "
-    "width only (`Dim('width', min=9)`), symshape suggests min=9 for height and width; the missing height fix "
-    "on PyTorch's side is not yet traced to its solver step."
-)
-KNOWN.update({f"violation:{g}:own:fixes": _MIN_FIX for g in (
-    "efficientnet_b0", "mnasnet0_5", "mobilenet_v3_small", "regnet_y_400mf", "resnet18", "resnext50_32x4d",
-    "lraspp_mobilenet_v3_large")})
 KNOWN["violation:googlenet:own:fixes"] = _ROOT_PRINT
 # data/differential/derived_dims: z = 2*r + 1 with the relation dropped (`z_0` odd: a congruence root)
 KNOWN["violation:diff_derived_phantom_odd:unrelated:fixes"] = _ROOT_PRINT
-KNOWN["violation:fcn_resnet50:own:fixes"] = _OPEN_FCN_HEIGHT
-KNOWN["violation:fcn_resnet50:widened:fixes"] = _OPEN_FCN_HEIGHT  # PyTorch: no fix; symshape: height min=9
 
-KNOWN["violation:densenet121:own:fixes"] = _MIN_FIX
