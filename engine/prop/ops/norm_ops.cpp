@@ -499,8 +499,7 @@ void group_norm_decomposition_guards(PropContext& ctx, std::span<const ExprId> i
   const ExprId shape[] = {sizes[0], groups, ar.floordiv(sizes[1], groups), hxw};
   Dims reshaped_strides, reshaped_sizes;
   // a copy (or a helper that stopped) leaves the requested shape, contiguous
-  if (!reshape_view_helper_guards(ctx, sizes, strides, shape, &reshaped_strides, &reshaped_sizes) ||
-      reshaped_sizes.size() != 4 || reshaped_strides.size() != 4) {
+  if (!reshape_view_helper_guards(ctx, sizes, strides, shape, &reshaped_strides, &reshaped_sizes)) {
     reshaped_sizes.assign(shape);
     ctx.contiguous_strides(shape, reshaped_strides);
   }

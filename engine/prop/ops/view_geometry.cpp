@@ -90,31 +90,11 @@ void cpp_infer_size(PropContext& ctx, std::span<const ExprId> shape, ExprId nume
   out[static_cast<size_t>(infer)] = ar.floordiv(numel, newsize);
 }
 
-bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
-                  std::span<const ExprId> new_sizes, bool or_copy, Dims& out) {
-  ExprArena& ar = ctx.ar;
-  // view decides every comparison (data-dependent error on unbacked sizes); reshape
-  // takes the answer that leads to a copy when it cannot decide
-  auto decide = [&](ExprId cond, bool copy_answer) {
-    if (!or_copy) return ctx.guard(cond);
-    return copy_answer ? ctx.guard_or_true(cond) : ctx.guard_or_false(cond);
-  };
-  out.clear();
-  if (sizes.empty()) {
-    out.resize(new_sizes.size(), ar.one());
-    return true;
-  }
-  // zero elements: any strides work; numpy keeps them when the shape is unchanged
-  if (ctx.guard_or_false(ar.eq(numel(ctx, sizes), ar.zero()))) {
-    bool same = sizes.size() == new_sizes.size();
-    for (size_t i = 0; same && i < sizes.size(); ++i) same = ctx.guard(ar.eq(sizes[i], new_sizes[i]));
-    if (same) {
-      out.assign(strides);
-      return true;
-    }
-    ctx.contiguous_strides(new_sizes, out);
-    return true;
-  }
+// c10's computeStride chunk walk over a tensor with elements: `decide(cond, copy_answer)`
+// answers each comparison (`copy_answer`: the answer that leads reshape to a copy).
+template <class Decide>
+static bool compute_stride_walk(ExprArena& ar, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                                std::span<const ExprId> new_sizes, Decide&& decide, Dims& out) {
   out.resize(new_sizes.size());
   int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
   ExprId chunk_base_stride = strides.back();
@@ -142,6 +122,34 @@ bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<con
     }
   }
   return view_d == -1;
+}
+
+bool view_strides(PropContext& ctx, std::span<const ExprId> sizes, std::span<const ExprId> strides,
+                  std::span<const ExprId> new_sizes, bool or_copy, Dims& out) {
+  ExprArena& ar = ctx.ar;
+  // view decides every comparison (data-dependent error on unbacked sizes); reshape
+  // takes the answer that leads to a copy when it cannot decide
+  auto decide = [&](ExprId cond, bool copy_answer) {
+    if (!or_copy) return ctx.guard(cond);
+    return copy_answer ? ctx.guard_or_true(cond) : ctx.guard_or_false(cond);
+  };
+  out.clear();
+  if (sizes.empty()) {
+    out.resize(new_sizes.size(), ar.one());
+    return true;
+  }
+  // zero elements: any strides work; numpy keeps them when the shape is unchanged
+  if (ctx.guard_or_false(ar.eq(numel(ctx, sizes), ar.zero()))) {
+    bool same = sizes.size() == new_sizes.size();
+    for (size_t i = 0; same && i < sizes.size(); ++i) same = ctx.guard(ar.eq(sizes[i], new_sizes[i]));
+    if (same) {
+      out.assign(strides);
+      return true;
+    }
+    ctx.contiguous_strides(new_sizes, out);
+    return true;
+  }
+  return compute_stride_walk(ar, sizes, strides, new_sizes, decide, out);
 }
 
 // Whether a size, stride or target length holds a data-dependent (unbacked) symbol.
@@ -177,6 +185,12 @@ bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
   auto copy_result = [&] {  // prims.reshape: a copy (a view raises)
     contiguous_result();
     return false;
+  };
+  // a view the helper dispatches (its prims' metas run aten.as_strided): a cache miss,
+  // whose output metadata and `set_` walk are asked (fake_dispatch_cache.h)
+  auto dispatched_view = [&](const Dims& sz, const Dims& st) {
+    fake_cache_metadata_questions(ctx, {sz, st});
+    fake_cache_view_layout_questions(ctx, {sz, st});
   };
   // an inferred example where infer_size failed: PyTorch raised before these questions
   if (ctx.node_failed_a_check()) return false;
@@ -216,8 +230,7 @@ bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       if (ctx.guard(ar.ne(length, one))) return false;
       a.push_back(one);
       st.push_back(st.back());
-      fake_cache_metadata_questions(ctx, {a, st});
-      fake_cache_view_layout_questions(ctx, {a, st});
+      dispatched_view(a, st);  // split_dim's output
       ++idx;
       continue;
     }
@@ -264,8 +277,7 @@ bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       }
       a[idx] = collapsed;
       st[idx] = stride;
-      fake_cache_metadata_questions(ctx, {a, st});  // prims.collapse_view's output
-      fake_cache_view_layout_questions(ctx, {a, st});
+      dispatched_view(a, st);  // prims.collapse_view's output
     }
     if (ctx.guard(ar.ne(accum, length))) {
       // split_dim(a_, idx, length)
@@ -276,19 +288,17 @@ bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       st[idx] = ar.mul(s, inner);
       a.insert(idx + 1, inner);
       st.insert(idx + 1, s);
-      fake_cache_metadata_questions(ctx, {a, st});  // prims.split_dim's output
-      fake_cache_view_layout_questions(ctx, {a, st});
+      dispatched_view(a, st);  // prims.split_dim's output
     }
     ++idx;
   }
-  // squeezes tail: torch._check(a_.shape[idx] == 1), then squeeze(a_, idx), whose
-  // prims.squeeze meta dispatches as_strided: a view, asked as the loop's views are
+  // squeezes tail: torch._check(a_.shape[idx] == 1), then squeeze(a_, idx), one more
+  // dispatched view (prims.squeeze)
   while (idx < a.size()) {
     ctx.guard(ar.eq(a[idx], one));
     a.erase(idx);
     st.erase(idx);
-    fake_cache_metadata_questions(ctx, {a, st});
-    fake_cache_view_layout_questions(ctx, {a, st});
+    dispatched_view(a, st);
   }
   return result(a, st);
 }
@@ -331,30 +341,14 @@ bool known_contiguous(PropContext& ctx, TensorId t) {
 
 }  // namespace
 
-// c10's computeStride over the example's values (no question asked, so no guard): whether
-// eager can view `sizes`/`strides` as `shape` there. Unbacked values are taken as viewable.
+// c10's computeStride at the example's values (hints, no question asked, so no guard):
+// whether eager can view `sizes`/`strides` as `shape` there. Unbacked values count as viewable.
 static bool eager_view_possible_at_example(PropContext& ctx, std::span<const ExprId> sizes,
                                            std::span<const ExprId> strides, std::span<const ExprId> shape) {
-  if (sizes.empty() || has_unbacked(ctx.ar, sizes, strides, shape)) return true;
-  int64_t numel = 1;
-  for (ExprId s : sizes) numel *= ctx.hint(s);
-  if (numel == 0) return true;
-  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
-  int64_t chunk_base_stride = ctx.hint(strides.back()), tensor_numel = 1, view_numel = 1;
-  for (int64_t td = static_cast<int64_t>(sizes.size()) - 1; td >= 0; --td) {
-    const size_t t = static_cast<size_t>(td);
-    tensor_numel *= ctx.hint(sizes[t]);
-    if (td > 0 && (ctx.hint(sizes[t - 1]) == 1 || ctx.hint(strides[t - 1]) == tensor_numel * chunk_base_stride))
-      continue;
-    while (view_d >= 0 && (view_numel < tensor_numel || ctx.hint(shape[static_cast<size_t>(view_d)]) == 1))
-      view_numel *= ctx.hint(shape[static_cast<size_t>(view_d--)]);
-    if (view_numel != tensor_numel) return false;
-    if (td > 0) {
-      chunk_base_stride = ctx.hint(strides[t - 1]);
-      tensor_numel = view_numel = 1;
-    }
-  }
-  return view_d == -1;
+  if (sizes.empty() || has_unbacked(ctx.ar, sizes, strides, shape) || ctx.hint(numel(ctx, sizes)) == 0) return true;
+  Dims unused;
+  const auto at_example = [&](ExprId cond, bool) { return ctx.env.hint_value(cond) == ctx.ar.true_(); };
+  return compute_stride_walk(ctx.ar, sizes, strides, shape, at_example, unused);
 }
 
 TensorId view_tensor(PropContext& ctx, TensorId t, std::span<const ExprId> shape) {
