@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "expr/evaluate.h"
+#include "expr/expr_walk.h"
 #include "expr/printer.h"
 #include "spec/spec_error.h"
 
@@ -33,6 +34,37 @@ int64_t py_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
 int64_t floor_of(Rational r) { return floor_div(r.num, r.den); }
 int64_t ceil_of(Rational r) { return -floor_div(-r.num, r.den); }
+
+// DimConstraints._has_unsupported_sympy_function: the solver drops a fact that mentions any
+// function of torch.utils._sympy.functions but Mod, PythonMod and FloorDiv. CleanDiv is one:
+// produce_guards simplifies `x // 4` to CleanDiv once `x % 4 == 0` is known, so export drops
+// `x // 4 == 1` instead of solving it to a specialisation (`x = 4*_x`, not `x = 4`).
+bool has_unsupported_function(const ExprArena& arena, ExprId fact) {
+  std::vector<ExprId> nodes;
+  reachable_nodes(arena, std::span<const ExprId>(&fact, 1), nodes);
+  return std::any_of(nodes.begin(), nodes.end(), [&](ExprId e) {
+    switch (arena.kind(e)) {
+      case ExprKind::PowByNatural:
+      case ExprKind::CleanDiv:
+      case ExprKind::ModularIndexing:
+      case ExprKind::Max:
+      case ExprKind::Min:
+      case ExprKind::BitwiseAnd:
+      case ExprKind::BitwiseOr:
+      case ExprKind::IsNonOverlappingAndDenseIndicator:
+      case ExprKind::ToFloat:
+      case ExprKind::IntTrueDiv:
+      case ExprKind::FloatTrueDiv:
+      case ExprKind::FloatPow:
+      case ExprKind::TruncToInt:
+      case ExprKind::FloorToInt:
+      case ExprKind::CeilToInt:
+      case ExprKind::RoundToInt:
+      case ExprKind::OpaqueUnary: return true;
+      default: return false;
+    }
+  });
+}
 
 }  // namespace
 
@@ -164,6 +196,7 @@ bool DimConstraints::add(ExprId fact) {
     case ExprKind::Gt: rel = Rel::Gt; break;
     default: return false;  // Ne, And, Or, ...: nothing useful to solve
   }
+  if (has_unsupported_function(arena_, fact)) return false;
   std::vector<ExprId> free;
   arena_.free_symbols(fact, free);
   if (free.empty()) return false;

@@ -92,10 +92,11 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 struct Result {
   std::optional<int64_t> min, max;
+  bool max_oo = false;  // max is sympy's `oo` (a new root's unbounded max), printed as `max=oo`
   enum class Eq : uint8_t { None, Int, Linear, Other } eq = Eq::None;
   int64_t eq_int = 0;
   LinearOf eq_linear;
-  bool has_range() const { return min || max; }
+  bool has_range() const { return min || max || max_oo; }
 };
 using Results = std::vector<std::pair<std::string, Result>>;
 
@@ -138,7 +139,9 @@ void process_derived_dim_roots(Results& results, std::map<std::string, DimRef>& 
     const int64_t mod = c.eq_linear.fn.mul, rem = c.eq_linear.fn.add;
     Result nr;
     nr.min = -floor_div(-(c.min.value_or(2) - rem), mod);
+    // floor((int_oo - rem) / mod) is sympy's `oo`, which PyTorch prints: `max=oo`.
     if (c.max && *c.max != kIntOo) nr.max = floor_div(*c.max - rem, mod);
+    else nr.max_oo = true;
     RootDim rd{root, *nr.min, nr.max.value_or(0), nr.max.has_value()};
     name_to_dim[root] = DimRef{rd, {}};
     results[i].second.min.reset();
@@ -278,12 +281,12 @@ std::string prettify_results(const SolverResults& r, const DynamicShapes& spec) 
     else if (c.eq == Result::Eq::Linear)
       others.push_back(fmt::format("{} = {}", k, derived_name(c.eq_linear.root, c.eq_linear.fn)));
     else if (c.eq == Result::Eq::None) {
-      const std::optional<int64_t> mn = c.min == std::optional<int64_t>(2) ? std::nullopt : c.min;
-      auto mx_str = [](int64_t v) { return v == kIntOo ? std::string("int_oo") : std::to_string(v); };
-      if (mn && c.max) dims.push_back(fmt::format("{} = Dim('{}', min={}, max={})", k, k, *mn, mx_str(*c.max)));
-      else if (mn) dims.push_back(fmt::format("{} = Dim('{}', min={})", k, k, *mn));
-      else if (c.max) dims.push_back(fmt::format("{} = Dim('{}', max={})", k, k, mx_str(*c.max)));
-      else dims.push_back(fmt::format("{} = Dim('{}')", k, k));
+      // `min=`/`max=` parts; a min of 2 is the solver's default and not printed
+      std::string range;
+      if (c.min && *c.min != 2) range += fmt::format(", min={}", *c.min);
+      if (c.max_oo) range += ", max=oo";
+      else if (c.max) range += *c.max == kIntOo ? std::string(", max=int_oo") : fmt::format(", max={}", *c.max);
+      dims.push_back(fmt::format("{} = Dim('{}'{})", k, k, range));
     }
   }
   if (!dims.empty() || !others.empty()) {

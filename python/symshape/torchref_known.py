@@ -33,31 +33,3 @@ KNOWN = {
         "SequenceKey and a MappingKey) and its output dict keeps the last one's flags at the first one's place; "
         "symshape reads `[0]` as one path and reports the size change across both (docs/dynamism.md).",
 }
-
-# --- constraint violations (torchref_violations) ---
-_ROOT_PRINT = (
-    'printing: for a root introduced by a congruence (`_height`) PyTorch 2.13 prints the unbounded max as'
-    " `max=oo` (floor((oo - r)/A) stays sympy's oo) and omits a min equal to 2; symshape omits an unbound"
-    "ed max and its phantom-root min carries the 'Beyond PyTorch' range (min=3). refine_dynamic_shapes re"
-    'ads both alike.'
-)
-_OPEN_GROUP_NORM = (
-    "OPEN (not yet fixed): a channel dim made dynamic under group_norm: PyTorch 2.13's solver keeps the d"
-    "ivisibility as `x_1 = 4*_x_1` (a congruence with a new root), symshape's solves it to the example va"
-    'lue `x_1 = 4`.'
-)
-KNOWN.update({
-    'violation:zoo_reduce_pool_pad:own:fixes': _ROOT_PRINT,
-    'violation:zoo_reduce_pool_pad:unrelated:fixes': _ROOT_PRINT,
-    'violation:squeezenet1_1:own:fixes': _ROOT_PRINT,
-    'violation:squeezenet1_1:unrelated:fixes': _ROOT_PRINT,
-    'violation:zoo_reduce_pool_pad:static_to_dynamic:fixes': _OPEN_GROUP_NORM,
-})
-
-# --- propagation (torchref_prop): node fields ---
-
-# --- constraint violations over the whole visible corpus (own spec, `--violations 1`) ---
-KNOWN["violation:googlenet:own:fixes"] = _ROOT_PRINT
-# data/differential/derived_dims: z = 2*r + 1 with the relation dropped (`z_0` odd: a congruence root)
-KNOWN["violation:diff_derived_phantom_odd:unrelated:fixes"] = _ROOT_PRINT
-

@@ -241,6 +241,42 @@ TEST(DimConstraintsTest, ModRewriteGivesDerivedDimFix) {
             R"({"dynamic_shapes": {"x": ["2*_dx - 1"]}, "dims": {"_dx": {"min": 2, "max": 8, "derived": ["2*_dx - 1"]}}})");
 }
 
+
+TEST(DimConstraintsTest, UnboundedNewRootPrintsMaxOo) {
+  // x % 32 == 0 with no max: the new root's max is floor((int_oo - 0) / 32), sympy's `oo`,
+  // which PyTorch prints; its min ceil(2 / 32) = 1 is printed (only a min of 2 is not).
+  ExprArena ar;
+  const ExprId s = ar.symbol("dx", SymbolKind::Backed, kFactInteger | kFactPositive);
+  DimConstraints dc(ar, {{s, 64, "L['x'].size()[0]", "dx", true}});
+  dc.add(ar.eq(ar.mod(s, ar.integer(32)), ar.integer(0)));
+  dc.solve();
+  DynamicShapes spec = load_spec_json(R"({"dynamic_shapes": {"x": ["dx"]}, "dims": {"dx": {"min": 0, "max": null, "derived": []}}})");
+  const std::string fixes =
+      prettify_results({dc.static_results(), dc.dynamic_results(), {{"L['x'].size()[0]", "dx"}}, {}}, spec);
+  EXPECT_EQ(fixes, "\nSuggested fixes:\n  _dx = Dim('_dx', min=1, max=oo)\n  dx = 32*_dx");
+  // refine_dynamic_shapes reads `max=oo` as no max
+  EXPECT_EQ(dump_spec_json(refine_from_suggested_fixes("x" + fixes, spec)),
+            R"({"dynamic_shapes": {"x": ["32*_dx"]}, "dims": {"_dx": {"min": 1, "max": null, "derived": ["32*_dx"]}}})");
+}
+
+TEST(DimConstraintsTest, FactWithAnUnsupportedFunctionIsDropped) {
+  // A CleanDiv (a FloorDiv known exact), Max or Min is none of Mod, PythonMod, FloorDiv: export's
+  // solver drops the fact, so `x // 4 == 1` after `x % 4 == 0` leaves a congruence, not x = 4.
+  ExprArena ar;
+  const ExprId s = ar.symbol("dx", SymbolKind::Backed, kFactInteger | kFactPositive);
+  DimConstraints dc(ar, {{s, 4, "L['x'].size()[0]", "dx", true}});
+  dc.add(ar.eq(ar.mod(s, ar.integer(4)), ar.integer(0)));
+  EXPECT_FALSE(dc.add(ar.eq(ar.clean_div(s, ar.integer(4)), ar.integer(1))));
+  EXPECT_FALSE(dc.add(ar.le(ar.max(ar.integer(2), s), ar.integer(9))));
+  dc.solve();
+  EXPECT_TRUE(dc.static_results().empty());
+  EXPECT_EQ(dc.dynamic_results(), (std::vector<std::string>{"L['x'].size()[0] == 4*_dx"}));
+  // the same fact spelled FloorDiv is solved: the specialisation x = 4
+  DimConstraints floordiv(ar, {{s, 4, "L['x'].size()[0]", "dx", true}});
+  floordiv.add(ar.eq(ar.floordiv(s, ar.integer(4)), ar.integer(1)));
+  floordiv.solve();
+  EXPECT_EQ(floordiv.static_results(), (std::vector<std::string>{"L['x'].size()[0] == 4"}));
+}
 TEST(DimConstraintsTest, InconsistentFactIsAValueError) {
   ExprArena ar;
   const ExprId s = ar.symbol("dx", SymbolKind::Backed, kFactInteger | kFactPositive);
