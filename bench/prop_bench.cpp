@@ -1,6 +1,9 @@
 // Full symbolic propagation per graph of the visible corpus (loading excluded), with
 // the sizes of each graph's first OK example as hints: the figure `symshape bench-prop`
 // prints, as a Google Benchmark. Counter ns_per_node = time per run / nodes.
+// BM_PropagateCorpusStatic: the same graphs at the same sizes with every size a constant
+// (InputPolicy::Static, `bench-prop --inputs static`): what PyTorch's meta-tensor execution
+// computes, exact against every golden (`conform --inputs static`).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -85,13 +88,14 @@ void BM_Propagate(benchmark::State& state, size_t index) {
 }
 
 // The whole corpus per iteration: the single figure over all graphs.
-void BM_PropagateCorpus(benchmark::State& state) {
+void BM_PropagateCorpus(benchmark::State& state, InputPolicy policy) {
   Corpus& c = corpus();
   std::vector<std::unique_ptr<Propagator>> props;
   std::vector<std::vector<std::span<const int64_t>>> spans;
   uint64_t nodes = 0;
   for (auto& g : c.graphs) {
     props.push_back(std::make_unique<Propagator>(g->graph, c.rules));
+    props.back()->set_input_policy(policy);
     spans.emplace_back(g->sizes.begin(), g->sizes.end());
     nodes += g->graph.num_nodes();
   }
@@ -113,7 +117,11 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(("BM_Propagate/" + c.graphs[i]->name).c_str(),
                                  [i](benchmark::State& s) { BM_Propagate(s, i); })
         ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("BM_PropagateCorpus", BM_PropagateCorpus)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_PropagateCorpus", [](benchmark::State& s) { BM_PropagateCorpus(s, InputPolicy::Spec); })
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_PropagateCorpusStatic",
+                               [](benchmark::State& s) { BM_PropagateCorpus(s, InputPolicy::Static); })
+      ->Unit(benchmark::kMillisecond);
   return true;
 }();
 

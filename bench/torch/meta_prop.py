@@ -9,9 +9,12 @@ usage: PYTHONPATH=build/python /usr/bin/python3 bench/torch/meta_prop.py ../shar
            [--repeat 5] [--symshape build/engine/cli/symshape]
 Prints one line per graph (nodes, median us/node) and a total line:
   meta: graphs=G nodes=N us_per_node=X
-With --symshape, `symshape bench-prop` then runs on the same graphs in the same run and
-the last line is
-  compare: symshape_ns_per_node=A torch_meta_ns_per_node=B speedup=B/A
+With --symshape, `symshape bench-prop` then runs on the same graphs in the same run, twice:
+symbolic (the spec's dims symbolic, every guard recorded: more than meta execution does) and
+`--inputs static` (every size a constant at the same example: what meta execution computes).
+The last line is
+  compare: symshape_ns_per_node=A symshape_static_ns_per_node=S torch_meta_ns_per_node=B
+           speedup=B/A static_speedup=B/S
 """
 import argparse
 import json
@@ -80,10 +83,15 @@ def main():
     print(f"meta: graphs={sum(1 for _ in pathlib.Path(args.corpus).glob('*.graph.json')) - len(skipped)} "
           f"nodes={total_nodes} us_per_node={total_s / max(total_nodes, 1) * 1e6:.2f}")
     if args.symshape and ran:
-        out = subprocess.run([args.symshape, "bench-prop", *ran], check=True, capture_output=True, text=True).stdout
-        ns = float(re.search(r"bench-prop: .* ns_per_node=([0-9.]+)", out).group(1))
+        def bench(*extra):
+            out = subprocess.run([args.symshape, "bench-prop", *extra, *ran], check=True, capture_output=True,
+                                 text=True).stdout
+            return float(re.search(r"bench-prop: .* ns_per_node=([0-9.]+)", out).group(1))
+        ns, static_ns = bench(), bench("--inputs", "static")
         torch_ns = total_s / max(total_nodes, 1) * 1e9
-        print(f"compare: symshape_ns_per_node={ns:.1f} torch_meta_ns_per_node={torch_ns:.1f} speedup={torch_ns / ns:.1f}")
+        print(f"compare: symshape_ns_per_node={ns:.1f} symshape_static_ns_per_node={static_ns:.1f} "
+              f"torch_meta_ns_per_node={torch_ns:.1f} speedup={torch_ns / ns:.1f} "
+              f"static_speedup={torch_ns / static_ns:.1f}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ struct ConformOptions {
   std::vector<std::string> paths;
   bool json = false;
   bool verbose = false;
+  std::string inputs = "spec";  // "spec" (torch.export's symbolic inputs) or "static" (meta execution's)
 };
 
 int run_conform(const ConformOptions& opt) {
@@ -38,7 +39,7 @@ int run_conform(const ConformOptions& opt) {
       continue;
     }
     rules.resolve(ops);
-    GraphResult r = conform_graph(graph, rules);
+    GraphResult r = conform_graph(graph, rules, opt.inputs == "static" ? InputPolicy::Static : InputPolicy::Spec);
     r.file = file;
     ++graphs;
     examples += r.examples.size();
@@ -94,6 +95,10 @@ void register_conform(CLI::App& app) {
   cmd->add_option("paths", opt->paths, "fx-graph-json files or folders of *.graph.json")->required();
   cmd->add_flag("--json", opt->json, "per-graph, per-example detail as JSON");
   cmd->add_flag("-v,--verbose", opt->verbose, "list every example");
+  cmd->add_option("--inputs", opt->inputs,
+                  "spec (default: the spec's dims symbolic, as torch.export) or static (each example at its own "
+                  "constant sizes, as meta-tensor execution; the spec is ignored)")
+      ->check(CLI::IsMember({"spec", "static"}));
   cmd->callback([opt] { exit_code() = run_conform(*opt); });
 }
 

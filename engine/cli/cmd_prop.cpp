@@ -24,6 +24,7 @@ struct PropOptions {
   double min_seconds = 1.0;
   uint64_t runs = 0;  // bench-prop: fixed warm runs per graph instead of a time budget
   std::string strides = "eager";  // whose strides where they differ: "eager" or "fake" (ReferenceHost)
+  std::string inputs = "symbolic";  // bench-prop: "symbolic" (the spec's Dims) or "static" (meta execution's)
 };
 
 // Input sizes: --sizes overrides, else the chosen example, else the first OK example.
@@ -226,6 +227,7 @@ int run_bench(const PropOptions& opt) {
     auto spans = as_spans(sizes);
     ShapeEnv env;
     Propagator prop(l.graph, l.rules);
+    if (opt.inputs == "static") prop.set_input_policy(InputPolicy::Static);
     const PropStatus first = prop.run(env, spans);
     if (!first.ok) {
       fmt::print(stderr, "error: {}: {}\n", file, first.message);
@@ -281,11 +283,15 @@ void register_prop_commands(CLI::App& app) {
   strides_option(guards);
   guards->callback([opt] { exit_code() = run_prop(*opt, true); });
 
-  CLI::App* bench = app.add_subcommand("bench-prop", "Time full symbolic propagation per node (single thread)");
+  CLI::App* bench = app.add_subcommand("bench-prop", "Time propagation per node (single thread), symbolic by default");
   bench->add_option("paths", opt->paths, "fx-graph-json files or folders")->required();
   bench->add_option("--min-seconds", opt->min_seconds, "minimum time per graph (default 1)");
   bench->add_option("--runs", opt->runs,
                     "exactly N warm runs per graph instead of --min-seconds (repeatable instruction counts under callgrind)");
+  bench->add_option("--inputs", opt->inputs,
+                    "symbolic (default: the spec's dims symbolic, every guard recorded, as export and FakeTensorProp) "
+                    "or static (every size a constant: what PyTorch's meta-tensor execution computes)")
+      ->check(CLI::IsMember({"symbolic", "static"}));
   bench->callback([opt] { exit_code() = run_bench(*opt); });
 }
 

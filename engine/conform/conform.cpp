@@ -146,11 +146,13 @@ class GoldenComparer {
 
 }  // namespace
 
-GraphResult conform_graph(const Graph& graph, const RuleTable& rules) {
+GraphResult conform_graph(const Graph& graph, const RuleTable& rules, InputPolicy inputs) {
   GraphResult res;
   res.graph = std::string(graph.name());
   res.loaded = true;
   SpecializationCache cache(graph, rules);
+  cache.set_input_policy(inputs);
+  const bool spec_bounds_inputs = inputs != InputPolicy::Static;
   std::vector<std::span<const int64_t>> sizes(graph.num_placeholders());
   for (uint32_t e = 0; e < graph.num_examples(); ++e) {
     const ExampleView ex = graph.example(ExampleId(e));
@@ -176,7 +178,7 @@ GraphResult conform_graph(const Graph& graph, const RuleTable& rules) {
     }
     if (!spec) {
       // the engine rejects this example
-      if (!ex.in_spec()) r.outcome = Outcome::Correct;
+      if (spec_bounds_inputs && !ex.in_spec()) r.outcome = Outcome::Correct;
       else if (!ex.ok() && ex.error_kind() == ExampleErrorKind::Shape) r.outcome = Outcome::Correct;
       else if (!ex.ok() && ex.error_kind() == ExampleErrorKind::Value) r.outcome = Outcome::ValueError;
       else r.outcome = Outcome::Rejected;
@@ -185,7 +187,7 @@ GraphResult conform_graph(const Graph& graph, const RuleTable& rules) {
     }
     r.engine_accepted = true;
     r.specialization = static_cast<int32_t>(*spec);
-    if (!ex.in_spec()) {
+    if (spec_bounds_inputs && !ex.in_spec()) {
       r.outcome = Outcome::Unsound;
       r.detail = "accepted an example outside the spec";
     } else if (!ex.ok() && ex.error_kind() == ExampleErrorKind::Shape) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "prop/propagate.h"
 #include "prop/rules.h"
 
 namespace symshape {
@@ -31,6 +32,10 @@ struct GraphResult {
   std::vector<ExampleResult> examples;
 };
 
-GraphResult conform_graph(const Graph& graph, const RuleTable& rules);
+// `inputs`: how examples are made fake. Spec (the default) is torch.export's: the spec's dims
+// symbolic, examples outside the spec must be refused. Static is meta-tensor execution's:
+// every example at its own constant sizes, the spec ignored (an example outside it runs as
+// eager runs it), so every golden checks the static path too.
+GraphResult conform_graph(const Graph& graph, const RuleTable& rules, InputPolicy inputs = InputPolicy::Spec);
 
 }  // namespace symshape
