@@ -196,7 +196,7 @@ bool DimConstraints::add(ExprId fact) {
     case ExprKind::Gt: rel = Rel::Gt; break;
     default: return false;  // Ne, And, Or, ...: nothing useful to solve
   }
-  if (has_unsupported_function(arena_, fact)) return false;
+  if (!solve_dropped_functions_ && has_unsupported_function(arena_, fact)) return false;
   std::vector<ExprId> free;
   arena_.free_symbols(fact, free);
   if (free.empty()) return false;

@@ -60,6 +60,10 @@ class DimConstraints {
  public:
   DimConstraints(ExprArena& arena, std::vector<DimSymbol> symbols);
 
+  // Beyond PyTorch: also solve a fact with a function export's solver drops (a CleanDiv is
+  // solved as the FloorDiv it is). Off by default: the results are export's.
+  void solve_facts_export_drops(bool on) { solve_dropped_functions_ = on; }
+
   // Adds a boolean fact; returns whether it is trivial (true, or true after the rewrite
   // without new congruences).
   bool add(ExprId fact);
@@ -114,6 +118,7 @@ class DimConstraints {
   void raise_inconsistencies();
 
   ExprArena& arena_;
+  bool solve_dropped_functions_ = false;
   std::vector<DimSymbol> symbols_;
   std::vector<PerSymbol> per_;
   std::vector<ExprId> multivariate_;

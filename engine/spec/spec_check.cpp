@@ -165,7 +165,15 @@ class Checker {
       ds.push_back({symbols_[i], env_.hint(symbols_[i]).value_or(0), t.source, t.debug == t.source ? "" : t.debug,
                     !constraints_[i].empty()});
     }
+    beyond_dc_.emplace(ar_, ds);
+    beyond_dc_->solve_facts_export_drops(true);
     dc_.emplace(ar_, std::move(ds));
+  }
+  // Every fact goes to export's solver and to the one beyond it; export's says whether it
+  // is trivial.
+  bool add_fact(ExprId fact) {
+    beyond_dc_->add(fact);
+    return dc_->add(fact);
   }
 
   SpecDimFn fn_of(PlaceholderId ph, uint32_t d) const { return g_.spec_dim_fn(ph, d); }
@@ -243,6 +251,7 @@ class Checker {
       const int own = symbol_index(t.value);
       if (own >= 0 && first_source_[size_t(own)] == k) continue;
       dc_->add_equality(t.source, t.value);
+      beyond_dc_->add_equality(t.source, t.value);
       if (t.c.kind != Constraint::Kind::Strict) continue;  // relations of hints are allowed
       if (t.declared.valid() && t.declared == t.value) continue;  // the derived Dim's own relation
       std::vector<ExprId> free;
@@ -277,7 +286,7 @@ class Checker {
       std::vector<ExprId> free;
       ar_.free_symbols(g, free);
       const bool on_dim = std::any_of(free.begin(), free.end(), [&](ExprId s) { return symbol_index(s) >= 0; });
-      const bool trivial = on_dim && dc_->add(g);
+      const bool trivial = on_dim && add_fact(g);
       if (trivial || free.size() != 1) continue;
       const int i = symbol_index(free[0]);
       if (i < 0) continue;
@@ -291,7 +300,7 @@ class Checker {
         }
     }
     for (const RuntimeAssert& ra : env_.runtime_asserts())
-      if (!(ar_.facts(ra.expr) & kFactHasUnbacked)) dc_->add(ra.expr);
+      if (!(ar_.facts(ra.expr) & kFactHasUnbacked)) add_fact(ra.expr);
   }
 
   // Beyond PyTorch: DimConstraints drops a guard it cannot solve (`Ne`, non-linear), so
@@ -325,8 +334,8 @@ class Checker {
       const ExprId sym = symbols_[i];
       const ValueRange r = range_of(sym);
       const bool lo_finite = r.lo.kind == ExtNum::Kind::Int, hi_finite = r.hi.kind == ExtNum::Kind::Int;
-      if (lo_finite) dc_->add(ar_.ge(sym, ar_.integer(r.lo.i)));
-      if (hi_finite) dc_->add(ar_.le(sym, ar_.integer(r.hi.i)));
+      if (lo_finite) add_fact(ar_.ge(sym, ar_.integer(r.lo.i)));
+      if (hi_finite) add_fact(ar_.le(sym, ar_.integer(r.hi.i)));
       const Tracked& t = tracked_[first_source_[i]];
       for (const Constraint& c : constraints_[i]) {
         if (c.kind != Constraint::Kind::Strict) continue;
@@ -350,17 +359,26 @@ class Checker {
       return;
     }
     r_.forced = dc_->forced_specializations();
-    SolverResults sr{dc_->static_results(), dc_->dynamic_results(), source_to_debug_, r_.forced};
+    const SolverResults sr{dc_->static_results(), dc_->dynamic_results(), source_to_debug_, r_.forced};
     static const DynamicShapes kNoSpec;
     const DynamicShapes& spec = spec_ ? *spec_ : kNoSpec;
     r_.fixes = prettify_results(sr, spec);  // export's own suggestion
+    // Beyond PyTorch, reported apart: the facts export's solver drops solved too, and the
+    // dropped guards' mins
+    try {
+      beyond_dc_->solve();
+    } catch (const Error&) {
+      return;  // nothing beyond export's then
+    }
+    SolverResults beyond{beyond_dc_->static_results(), beyond_dc_->dynamic_results(), source_to_debug_,
+                         beyond_dc_->forced_specializations()};
     // a later result overrides an earlier one (PyTorch's _process_suggested_fixes), so a
     // guard's min only joins when the solver's own results do not already bound the source
     // at least as high (convnext_tiny: `64 <= W` from `(W // 32) > 1` beats the `32 <= W` of
     // its `1 % (768*(W // 32)) != 0`, as export's suggestion min=64)
     for (const auto& [lo, source] : extra_results_) {
       bool weaker = false;
-      for (const std::string& d : sr.dynamic_results) {
+      for (const std::string& d : beyond.dynamic_results) {
         const std::string tail = " <= " + source;
         if (d.size() > tail.size() && d.compare(d.size() - tail.size(), tail.size(), tail) == 0) {
           const std::string num = d.substr(0, d.size() - tail.size());
@@ -373,10 +391,10 @@ class Checker {
           if (!rhs.empty() && rhs.find_first_not_of("-0123456789") == std::string::npos) weaker = true;
         }
       }
-      if (!weaker) sr.dynamic_results.push_back(fmt::format("{} <= {}", lo, source));
+      if (!weaker) beyond.dynamic_results.push_back(fmt::format("{} <= {}", lo, source));
     }
-    // Beyond PyTorch: the same fixes with the dropped guards' mins, reported apart
-    if (sr.dynamic_results.size() != dc_->dynamic_results().size()) r_.fixes_beyond = prettify_results(sr, spec);
+    if (beyond.static_results != sr.static_results || beyond.dynamic_results != sr.dynamic_results)
+      r_.fixes_beyond = prettify_results(beyond, spec);
   }
 
   void hints() {
@@ -423,7 +441,8 @@ class Checker {
   std::vector<std::pair<ExprId, int64_t>> pinned_;    // symbols guards pinned to a constant
   std::vector<std::pair<std::string, std::string>> source_to_debug_;
   std::vector<std::pair<int64_t, std::string>> extra_results_;  // lower bounds from guards the solver drops
-  std::optional<DimConstraints> dc_;
+  std::optional<DimConstraints> dc_;         // export's solver
+  std::optional<DimConstraints> beyond_dc_;  // the same facts, also those export's drops
 };
 
 }  // namespace
@@ -508,7 +527,7 @@ std::string format_beyond_pytorch_fixes(const SpecCheckResult& r) {
   if (r.fixes_beyond.empty() || r.violations.empty()) return "";
   const size_t at = r.fixes_beyond.find("Suggested fixes:");
   if (at == std::string::npos) return "";
-  return "symshape's fixes, beyond PyTorch's (a min for each guard export's solver drops):" +
+  return "symshape's fixes, beyond PyTorch's (for the guards export's solver drops):" +
          r.fixes_beyond.substr(at + std::string("Suggested fixes:").size());
 }
 

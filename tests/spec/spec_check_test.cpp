@@ -100,6 +100,12 @@ const Model kHalfIs4 = model({{"x", 1}, {"y", 1}},
                                    R"({"name": "h", "op": "call_function", "target": "operator.floordiv", "args": [{"node": "s"}, 2], "kwargs": {}},)"
                                    R"({"name": "v", "op": "call_function", "target": "aten.view.default", "args": [{"node": "y"}, [{"node": "h"}]], "kwargs": {}},)",
                                    "v", R"({"x": [8], "y": [4]})");
+// pixel_shuffle(x, 2) asks `c % 4 == 0` of x's channels; adding a one-channel y then asks
+// `(c // 4) == 1`, which simplify makes a CleanDiv.
+const Model kShuffleAddOneChannel = model({{"x", 4}, {"y", 4}},
+                                   R"({"name": "ps", "op": "call_function", "target": "aten.pixel_shuffle.default", "args": [{"node": "x"}, 2], "kwargs": {}},)"
+                                   R"({"name": "a", "op": "call_function", "target": "aten.add.Tensor", "args": [{"node": "ps"}, {"node": "y"}], "kwargs": {}},)",
+                                   "a", R"({"x": [1, 4, 2, 2], "y": [1, 1, 4, 4]})");
 const Model kAddStatic8{kAdd44.graph, R"({"x": [8], "y": [8]})"};  // the same graph at other sizes
 const Model kRelu1 = model({{"x", 1}},
                                  R"({"name": "r", "op": "call_function", "target": "aten.relu.default", "args": [{"node": "x"}], "kwargs": {}},)",
@@ -167,6 +173,27 @@ TEST(SpecCheck, B197_FloorDivCheckForcesSpecialization) {
                                  "value of 8.\n"))
       << c.report;
   EXPECT_TRUE(contains(c.report, "Suggested fixes:\n  dx = 8")) << c.report;
+}
+
+// Export's solver drops `(c // 4) == 1` (a CleanDiv: _has_unsupported_sympy_function) and
+// suggests the congruence alone, which the guard still refuses; symshape's fixes beyond it
+// solve the fact to c = 4, and the corrected spec takes that and re-checks clean.
+TEST(SpecCheck, CleanDivFactIsExportsDropAndSymshapesSpecialisation) {
+  const std::string spec =
+      R"({"dynamic_shapes": {"x": [1, "c", 2, 2], "y": null}, "dims": {"c": {"min": 2, "max": null, "derived": []}}})";
+  Checked c(kShuffleAddOneChannel, spec);
+  // torch.export 2.13's message for the same module, word for word
+  const std::string guard = "  - Not all values of c = L['x'].size()[1] in the specified range satisfy the generated guard ";
+  EXPECT_EQ(c.report, "Constraints violated (c)! For more information, run with TORCH_LOGS=\"+dynamic\".\n" + guard +
+                          "(L['x'].size()[1] % 4) == 0.\n" + guard + "(L['x'].size()[1] // 4) != 0.\n" + guard +
+                          "16*(L['x'].size()[1] // 4) > 1.\n" + guard + "16*(L['x'].size()[1] // 4) >= 2.\n" + guard +
+                          "(L['x'].size()[1] // 4) == 1.\nSuggested fixes:\n  _c = Dim('_c', min=1, max=oo)\n  c = 4*_c");
+  EXPECT_TRUE(c.r.forced.empty()) << c.report;
+  EXPECT_EQ(format_beyond_pytorch_fixes(c.r), "symshape's fixes, beyond PyTorch's (for the guards export's solver drops):\n  c = 4");
+  const DynamicShapes fixed = corrected_spec(c.graph, c.spec, c.r);
+  EXPECT_EQ(dump_spec_json(fixed), R"({"dynamic_shapes": {"x": [1, 4, 2, 2], "y": null}, "dims": {}})");
+  Checked again(kShuffleAddOneChannel, dump_spec_json(fixed));
+  EXPECT_TRUE(again.r.ok()) << again.report;
 }
 
 TEST(SpecCheck, B198_DynamicHintTracedStatic) {
