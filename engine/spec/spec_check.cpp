@@ -132,9 +132,13 @@ class Checker {
         }
         if (!t.created_constant) {
           const ExprId now = env_.simplify(env_.replace(t.value));
-          // Export keeps a symbol that guards pinned to a constant (C.8: no constant
-          // replacements); its range is that constant.
-          if (ar_.is_integer_const(now)) pinned_.emplace_back(t.value, ar_.int_value(now));
+          // A named Dim the guards replaced by a constant is that constant, as produce_guards'
+          // track_symint sees it, and phase 0 reports the specialisation: torch.export 2.x's
+          // ShapeEnv takes constant replacements (prefer_deferred_runtime_asserts_over_guards
+          // defaults to False, so `_set_replacement` does not refuse them). A hinted dim keeps
+          // its symbol pinned to the constant, for the F.9 hint check (behaviour 198).
+          if (ar_.is_integer_const(now) && t.c.kind != Constraint::Kind::Strict)
+            pinned_.emplace_back(t.value, ar_.int_value(now));
           else t.value = now;
         }
         if (ar_.kind(t.value) == ExprKind::Symbol) {
@@ -342,9 +346,12 @@ class Checker {
         const int64_t lo = std::max<int64_t>(c.lo, 2);  // the spec range ∩ [2, oo]
         const bool inside = (!lo_finite || lo >= r.lo.i) && (!hi_finite || (c.hi && *c.hi <= r.hi.i));
         if (inside) continue;
+        // PyTorch prints `And(Le(lower, s), Le(s, upper))` whole: an unbounded upper is
+        // int_oo, which `Le` leaves unevaluated and prints as `IntInfinity()`
         std::string guard;
         if (lo_finite) guard = fmt::format("{} <= {}", r.lo.i, t.source);
-        if (hi_finite) guard += fmt::format("{}{} <= {}", guard.empty() ? "" : " and ", t.source, r.hi.i);
+        const std::string hi = hi_finite ? std::to_string(r.hi.i) : std::string("IntInfinity()");
+        if (hi_finite || lo_finite) guard += fmt::format("{}{} <= {}", guard.empty() ? "" : " and ", t.source, hi);
         violate(ViolationKind::Narrowed, t,
                 fmt::format("Not all values of {} satisfy the generated guard {}", var_with_range(t, c), guard), guard);
       }

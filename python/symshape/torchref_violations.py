@@ -204,6 +204,17 @@ def violated_dims(message):
     return sorted(names)
 
 
+def violation_lines(message):
+    """The report's violation lines ("  - ..."), in order, up to 'Suggested fixes:'."""
+    out = []
+    for line in (message or "").split("\n"):
+        if line.strip() == "Suggested fixes:":
+            break
+        if line.startswith("  - "):
+            out.append(line.rstrip())
+    return out
+
+
 def suggested_fixes(message):
     """'Suggested fixes:' block -> {dim name: right-hand side}."""
     fixes = {}
@@ -338,6 +349,11 @@ def compare_sides(graph, case, t, s):
             diffs.append(_diff(graph, case, "dims", t["dims"], s["dims"], "different violated dims"))
         if t["fixes"] != s["fixes"]:
             diffs.append(_diff(graph, case, "fixes", t["fixes"], s["fixes"], "different suggested fixes"))
+        t_lines, s_lines = violation_lines(t.get("report")), violation_lines(s.get("report"))
+        if t_lines != s_lines:
+            diffs.append(_diff(graph, case, "lines", [x for x in t_lines if x not in s_lines],
+                               [x for x in s_lines if x not in t_lines] or s_lines,
+                               "different violation lines (torch's not in symshape's, symshape's not in torch's)"))
     elif t["ranges"] != s["ranges"]:
         diffs.append(_diff(graph, case, "ranges", t["ranges"], s["ranges"], "different range constraints"))
     return diffs
