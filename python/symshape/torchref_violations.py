@@ -22,10 +22,14 @@ not a difference: it goes to `torch_rejected`."""
 import json
 import os
 import re
+import signal
 import tempfile
 
 VARIANT_KINDS = ("own", "corrected", "widened", "static_to_dynamic", "unrelated", "zero_one")
 DEFAULT_LIMIT = 4
+# torch.export's solver can run for many minutes on one spec (sympy's reduce_inequalities over
+# a deep conv stack): a case over this many seconds is reported as torch_rejected, not waited for
+CASE_SECONDS = 300
 
 # Cases torch.export refused for a reason that is not a constraint (an op it cannot trace, ...):
 # {"graph", "case", "error"}; the driver reads and clears it.
@@ -293,6 +297,12 @@ def torch_side(gm, placeholders, doc, spec, index):
     """{refused, dims, fixes, ranges} from torch.export.export, or {"rejected": error text}."""
     import torch
     args = example_args(doc, placeholders, index)
+
+    def over_time(signum, frame):
+        raise TimeoutError(f"torch.export ran over {CASE_SECONDS} s")
+
+    previous = signal.signal(signal.SIGALRM, over_time)
+    signal.alarm(CASE_SECONDS)
     try:
         ep = torch.export.export(gm, args, dynamic_shapes=torch_dynamic_shapes(spec))
     except Exception as e:  # noqa: BLE001
@@ -301,6 +311,9 @@ def torch_side(gm, placeholders, doc, spec, index):
         msg = str(e)
         return {"refused": True, "dims": violated_dims(msg), "fixes": suggested_fixes(msg), "ranges": None,
                 "report": msg}
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     return {"refused": False, "dims": [], "fixes": {}, "ranges": exported_ranges(ep, spec)}
 
 

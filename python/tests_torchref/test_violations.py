@@ -83,3 +83,18 @@ def test_fix_lines_parse():
     assert tv.violated_dims(msg) == ["dx", "dy"]
     assert tv.suggested_fixes(msg) == {"dx": "Dim('dx', min=3, max=16)", "dy": "dx + 1"}
     assert tv.parse_linear("32*_h - 31") == ("_h", 32, -31)
+
+
+def test_an_export_over_the_time_limit_is_torch_rejected(monkeypatch):
+    doc, path = _load("zoo_conv")
+    from symshape.torchref_graph import to_graph_module
+
+    def endless_export(*args, **kwargs):
+        while True:  # pure Python, as sympy's solver is: the alarm interrupts it
+            pass
+
+    gm, placeholders = to_graph_module(doc)
+    monkeypatch.setattr(tv, "CASE_SECONDS", 1)
+    monkeypatch.setattr(torch.export, "export", endless_export)
+    answer = tv.torch_side(gm, placeholders, doc, doc["dynamic_shapes"], 0)
+    assert answer == {"rejected": "TimeoutError: torch.export ran over 1 s"}
