@@ -179,6 +179,10 @@ class Checker {
     beyond_dc_->add(fact);
     return dc_->add(fact);
   }
+  void add_equality(const std::string& source, ExprId value) {
+    beyond_dc_->add_equality(source, value);
+    dc_->add_equality(source, value);
+  }
 
   SpecDimFn fn_of(PlaceholderId ph, uint32_t d) const { return g_.spec_dim_fn(ph, d); }
   // A free symbol standing for root Dim `name` in the declared relations (not an identifier,
@@ -254,8 +258,7 @@ class Checker {
       const Tracked& t = tracked_[k];
       const int own = symbol_index(t.value);
       if (own >= 0 && first_source_[size_t(own)] == k) continue;
-      dc_->add_equality(t.source, t.value);
-      beyond_dc_->add_equality(t.source, t.value);
+      add_equality(t.source, t.value);
       if (t.c.kind != Constraint::Kind::Strict) continue;  // relations of hints are allowed
       if (t.declared.valid() && t.declared == t.value) continue;  // the derived Dim's own relation
       std::vector<ExprId> free;
@@ -348,10 +351,9 @@ class Checker {
         if (inside) continue;
         // PyTorch prints `And(Le(lower, s), Le(s, upper))` whole: an unbounded upper is
         // int_oo, which `Le` leaves unevaluated and prints as `IntInfinity()`
-        std::string guard;
-        if (lo_finite) guard = fmt::format("{} <= {}", r.lo.i, t.source);
-        const std::string hi = hi_finite ? std::to_string(r.hi.i) : std::string("IntInfinity()");
-        if (hi_finite || lo_finite) guard += fmt::format("{}{} <= {}", guard.empty() ? "" : " and ", t.source, hi);
+        // (a range reaching here is bounded on at least one side)
+        std::string guard = lo_finite ? fmt::format("{} <= {} and ", r.lo.i, t.source) : std::string();
+        guard += fmt::format("{} <= {}", t.source, hi_finite ? std::to_string(r.hi.i) : std::string("IntInfinity()"));
         violate(ViolationKind::Narrowed, t,
                 fmt::format("Not all values of {} satisfy the generated guard {}", var_with_range(t, c), guard), guard);
       }

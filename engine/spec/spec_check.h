@@ -45,8 +45,9 @@ struct SpecCheckResult {
   std::vector<std::pair<std::string, int64_t>> forced;  // "dx = L['x'].size()[0]" -> 8
   std::string solver_error;  // DimConstraints' "The following inconsistencies were found:..."
   std::string fixes;         // prettify_results' text (forced specialisations + suggested fixes)
-  // Beyond PyTorch: the same text with a min for each single-symbol guard export's solver
-  // drops (empty when there is none); the corrected spec is built from it
+  // Beyond PyTorch: the same text from a solver that also keeps the facts export's drops (a
+  // CleanDiv), plus a min for each single-symbol guard export's solver drops; empty when it
+  // adds nothing. The corrected spec is built from it
   std::string fixes_beyond;
   std::vector<HintConflict> hint_conflicts;
   bool ok() const { return violations.empty() && forced.empty() && hint_conflicts.empty() && solver_error.empty(); }
