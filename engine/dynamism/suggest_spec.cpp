@@ -432,7 +432,10 @@ class Suggester {
     std::vector<uint32_t> touched;
     for (const spec::Violation& v : r.violations) {
       const int32_t gi = group_named(v.dim);
-      if (gi < 0) continue;
+      if (gi < 0) {
+        changed = hinted_violation(v) || changed;
+        continue;
+      }
       if (std::find(touched.begin(), touched.end(), uint32_t(gi)) == touched.end()) touched.push_back(uint32_t(gi));
     }
     for (const auto& [text, value] : r.forced) {  // "dx = L['x'].size()[0]" -> 8
@@ -475,6 +478,23 @@ class Suggester {
       }
     }
     return changed;
+  }
+
+  // A violation about a hinted size (named by its source): export refuses a Dim.DYNAMIC the
+  // trace makes constant, so it becomes Dim.AUTO; and a hint that must equal or derive from a
+  // named Dim (relations unwritten) takes that Dim's range away, so both are hints.
+  bool hinted_violation(const spec::Violation& v) {
+    const int32_t gi = group_of(v.placeholder, v.axis);
+    if (gi < 0) return false;
+    if (v.kind == spec::ViolationKind::Specialized && groups_[size_t(gi)].mode == Mode::Dynamic) {
+      give_up_range(uint32_t(gi), Mode::Auto, "tracing specialises it, so Dim.DYNAMIC is refused");
+      return true;
+    }
+    const int32_t other = group_named(v.other);
+    if (v.kind != spec::ViolationKind::Related || other < 0 || groups_[size_t(other)].mode != Mode::Named) return false;
+    give_up_range(uint32_t(other), Mode::Dynamic,
+                  fmt::format("{} is a hint related to it and the relation is not written: {}", v.dim, v.cause));
+    return true;
   }
 
   // The cause of the first violation about group `gi`'s Dim.

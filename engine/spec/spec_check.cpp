@@ -75,7 +75,8 @@ class Checker {
     phase2();
     phase3();
     solve();
-    hints();
+    // export raises produce_guards' error before it compares the hints with the trace
+    if (r_.violations.empty() && r_.forced.empty() && r_.solver_error.empty()) hints();
   }
 
  private:
@@ -135,9 +136,10 @@ class Checker {
           // A named Dim the guards replaced by a constant is that constant, as produce_guards'
           // track_symint sees it, and phase 0 reports the specialisation: torch.export 2.x's
           // ShapeEnv takes constant replacements (prefer_deferred_runtime_asserts_over_guards
-          // defaults to False, so `_set_replacement` does not refuse them). A hinted dim keeps
-          // its symbol pinned to the constant, for the F.9 hint check (behaviour 198).
-          if (ar_.is_integer_const(now) && t.c.kind != Constraint::Kind::Strict)
+          // defaults to False, so `_set_replacement` does not refuse them); so is a Dim.DYNAMIC
+          // hint (a RelaxedUnspecConstraint). A Dim.AUTO dim keeps its symbol pinned to the
+          // constant, for the F.9 hint check's range.
+          if (ar_.is_integer_const(now) && t.c.kind == Constraint::Kind::None)
             pinned_.emplace_back(t.value, ar_.int_value(now));
           else t.value = now;
         }
@@ -149,8 +151,9 @@ class Checker {
             constraints_.emplace_back();
             it = symbols_.end() - 1;
           }
+          // symbol_to_constraints: a RelaxedUnspecConstraint (Dim.DYNAMIC) is not one of them
           std::vector<Constraint>& cs = constraints_[size_t(it - symbols_.begin())];
-          if (t.c.kind != Constraint::Kind::None && std::find(cs.begin(), cs.end(), t.c) == cs.end())
+          if (t.c.kind == Constraint::Kind::Strict && std::find(cs.begin(), cs.end(), t.c) == cs.end())
             cs.push_back(t.c);
         }
         tracked_.push_back(std::move(t));
@@ -160,10 +163,8 @@ class Checker {
     // Phantom roots (no input dim is their bare symbol) come first, named by their Dim, as
     // produce_guards puts export's phantom symbols first; they carry no constraint.
     for (size_t i = 0; i < roots_.size(); ++i)
-      if (symbol_index(roots_[i]) < 0) {
-        phantoms_.push_back(roots_[i]);
+      if (symbol_index(roots_[i]) < 0)
         ds.push_back({roots_[i], env_.hint(roots_[i]).value_or(0), root_names_[i], "", false});
-      }
     for (size_t i = 0; i < symbols_.size(); ++i) {
       const Tracked& t = tracked_[first_source_[i]];
       ds.push_back({symbols_[i], env_.hint(symbols_[i]).value_or(0), t.source, t.debug == t.source ? "" : t.debug,
@@ -219,37 +220,25 @@ class Checker {
     else if (lo) out += fmt::format(" {} <= {}", c.lo, t.debug);
     return out;
   }
-  void violate(ViolationKind k, const Tracked& t, std::string msg, std::string cause) {
-    r_.violations.push_back({k, t.debug, std::move(msg), std::move(cause)});
+  void violate(ViolationKind k, const Tracked& t, std::string msg, std::string cause, std::string other = {}) {
+    r_.violations.push_back({k, t.debug, std::move(msg), std::move(cause), t.placeholder, t.dim, std::move(other)});
   }
 
+  // A size traced to a constant: a named Dim's range must be that constant alone, and a
+  // Dim.DYNAMIC hint may only be 0/1-specialised. (PyTorch's other phase-0 check, an
+  // expression over a symbol with no range, cannot arise: every input symbol has one.)
   void phase0() {
     for (const Tracked& t : tracked_) {
-      if (t.c.kind != Constraint::Kind::Strict) continue;
-      if (ar_.is_integer_const(t.value)) {
-        const int64_t v = ar_.int_value(t.value);
-        if (t.c.lo == v && t.c.hi == std::optional<int64_t>(v)) continue;
-        violate(ViolationKind::Specialized, t,
-                fmt::format("You marked {} as dynamic but your code specialized it to be a constant ({}). If you're "
-                            "using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
-                            "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.",
-                            t.debug, v),
-                fmt::format("{} == {}", t.source, v));
-        continue;
-      }
-      if (ar_.kind(t.value) == ExprKind::Symbol) continue;
-      std::vector<ExprId> free;
-      ar_.free_symbols(t.value, free);
-      const bool constrained = std::any_of(free.begin(), free.end(), [&](ExprId s) {
-        const int i = symbol_index(s);
-        return (i >= 0 && !constraints_[size_t(i)].empty()) ||
-               std::find(phantoms_.begin(), phantoms_.end(), s) != phantoms_.end();
-      });
-      if (constrained) continue;
-      violate(ViolationKind::Related, t,
-              fmt::format("Not all values of {} are valid because {} was inferred to be equal to {}.",
-                          var_with_range(t, t.c), t.debug, guard_str(t.value)),
-              fmt::format("{} == {}", t.source, guard_str(t.value)));
+      if (t.c.kind == Constraint::Kind::None || !ar_.is_integer_const(t.value)) continue;
+      const int64_t v = ar_.int_value(t.value);
+      if (t.c.kind == Constraint::Kind::Strict && t.c.lo == v && t.c.hi == std::optional<int64_t>(v)) continue;
+      if (t.c.kind == Constraint::Kind::Relaxed && (v == 0 || v == 1)) continue;
+      violate(ViolationKind::Specialized, t,
+              fmt::format("You marked {} as dynamic but your code specialized it to be a constant ({}). If you're "
+                          "using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
+                          "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.",
+                          t.debug, v),
+              fmt::format("{} == {}", t.source, v));
     }
   }
 
@@ -259,7 +248,7 @@ class Checker {
       const int own = symbol_index(t.value);
       if (own >= 0 && first_source_[size_t(own)] == k) continue;
       add_equality(t.source, t.value);
-      if (t.c.kind != Constraint::Kind::Strict) continue;  // relations of hints are allowed
+      // any source over a symbol a named Dim constrains: a hint's too (Dim.AUTO, Dim.DYNAMIC)
       if (t.declared.valid() && t.declared == t.value) continue;  // the derived Dim's own relation
       std::vector<ExprId> free;
       ar_.free_symbols(t.value, free);
@@ -267,14 +256,15 @@ class Checker {
       const int i = symbol_index(free[0]);
       if (i < 0 || constraints_[size_t(i)].empty()) continue;
       const Tracked& other = tracked_[first_source_[size_t(i)]];
-      if (other.c.kind != Constraint::Kind::Strict) continue;
       if (declared_relation(t, other, free[0])) continue;
       if (ar_.kind(t.value) == ExprKind::Symbol) {
+        // EqualityConstraint.is_equal: a hinted source (relaxed_sources) may equal anything
+        if (t.hinted || other.hinted) continue;
         if (t.debug == other.debug) continue;  // one Dim used twice: declared equal
         violate(ViolationKind::Related, t,
                 fmt::format("The values of {} = {} and {} = {} must always be equal.", t.debug, t.source, other.debug,
                             other.source),
-                fmt::format("{} == {}", t.source, other.source));
+                fmt::format("{} == {}", t.source, other.source), other.debug);
         continue;
       }
       // sympy's str of the expression with the symbol renamed to the other Dim's name.
@@ -284,7 +274,7 @@ class Checker {
       violate(ViolationKind::Related, t,
               fmt::format("The values of {} = {} must always be related to the values of {} = {} by {} = {}.", t.debug,
                           t.source, other.debug, other.source, t.debug, rel),
-              fmt::format("{} == {}", t.source, guard_str(t.value)));
+              fmt::format("{} == {}", t.source, guard_str(t.value)), other.debug);
     }
   }
 
@@ -443,7 +433,6 @@ class Checker {
   std::vector<Tracked> tracked_;
   std::vector<ExprId> roots_;              // root symbols of derived dims
   std::vector<std::string> root_names_;    // ... their Dim names
-  std::vector<ExprId> phantoms_;           // roots no input dim holds as a bare symbol
   std::vector<ExprId> symbols_;                    // bare symbols, first-seen order
   std::vector<size_t> first_source_;               // per symbol: index into tracked_
   std::vector<std::vector<Constraint>> constraints_;  // per symbol
@@ -456,26 +445,29 @@ class Checker {
 
 }  // namespace
 
+// _constrain_user_specified_dimhint_range: the traced range meets the hint's [min, max]
+// (an empty meet is the range conflict), then a Dim.DYNAMIC left a single value is refused.
 std::string hint_conflict(const DimHint& hint, const std::string& where, std::optional<int64_t> specialized_01,
                           std::optional<int64_t> static_value, int64_t lo, std::optional<int64_t> hi) {
   if (hint.kind == HintKind::Static) return "";
-  const std::string repr = fmt::format("Dim.{}(min={}, max={})", hint.kind == HintKind::Dynamic ? "DYNAMIC" : "AUTO",
-                                       bound_str(hint.min), bound_str(hint.max));
-  if (hint.kind == HintKind::Dynamic && specialized_01)
+  if (const std::optional<int64_t> v = specialized_01 ? specialized_01 : static_value) lo = *v, hi = *v;
+  const bool traced_single = hi && *hi == lo;
+  const int64_t out_lo = std::max<int64_t>(lo, hint.min.value_or(0));
+  std::optional<int64_t> out_hi = hi;
+  if (hint.max) out_hi = out_hi ? std::min(*out_hi, *hint.max) : *hint.max;
+  if (out_hi && out_lo > *out_hi)
+    return fmt::format("- Received user-specified min/max range of [{}, {}], conflicting with the inferred min/max "
+                       "range of [{}, {}], for {}.",
+                       bound_str(hint.min), bound_str(hint.max), lo, hi ? std::to_string(*hi) : "int_oo", where);
+  if (hint.kind != HintKind::Dynamic || !out_hi || *out_hi != out_lo) return "";  // Dim.AUTO: 0/1 only warns
+  const std::string repr = fmt::format("Dim.DYNAMIC(min={}, max={})", bound_str(hint.min), bound_str(hint.max));
+  if (traced_single && (lo == 0 || lo == 1))
     return fmt::format("- Received user-specified dim hint {}, but export 0/1 specialized due to hint of {} for "
                        "dimension {}.",
-                       repr, *specialized_01, where);
-  if (specialized_01) return "";  // AUTO with a 0/1 example: a warning only
-  if (hint.kind == HintKind::Dynamic && static_value)
-    return fmt::format("- Received user-specified dim hint {}, but tracing inferred a static shape of {} for "
-                       "dimension {}.",
-                       repr, *static_value, where);
-  const int64_t ulo = hint.min.value_or(0);
-  const bool empty = (hi && ulo > *hi) || (hint.max && *hint.max < lo);
-  if (!empty) return "";
-  return fmt::format("- Received user-specified min/max range of [{}, {}], conflicting with the inferred min/max range "
-                     "of [{}, {}], for {}.",
-                     bound_str(hint.min), bound_str(hint.max), lo, hi ? std::to_string(*hi) : "int_oo", where);
+                       repr, lo, where);
+  return fmt::format("- Received user-specified dim hint {}, but tracing inferred a static shape of {} for dimension "
+                     "{}.",
+                     repr, out_lo, where);
 }
 
 SpecCheckResult check_spec_at(const Graph& g, const RuleTable& rules, const DynamicShapes* spec,
@@ -553,14 +545,39 @@ DynamicShapes corrected_spec(const Graph& g, const DynamicShapes& spec, const Sp
   // own suggestion does not where it drops a guard
   SpecCheckResult beyond = r;
   if (!r.fixes_beyond.empty()) beyond.fixes = r.fixes_beyond;
-  const std::string report = format_violations(beyond);
-  DynamicShapes out = report.find("Suggested fixes:") != std::string::npos ? refine_from_suggested_fixes(report, spec)
-                                                                           : spec;
-  if (r.hint_conflicts.empty()) return out;
+  std::string report = format_violations(beyond);
+  // A hint related to a named Dim gets a fix keyed by its source (`L['x'].size()[0] = dy +
+  // 1`), which PyTorch's refine refuses (neither a Dim of the spec nor a new root): the leaf
+  // is named first, so the fix replaces it as it would a Dim's.
+  DynamicShapes named = spec;
+  const SpecLeaves before = spec_leaves(g, spec);
+  for (const Violation& v : r.violations) {
+    const SpecNode* leaf = before.leaf(spec, v.placeholder, v.axis);
+    const std::string line = "\n  " + v.dim + " = ";
+    if (v.kind != ViolationKind::Related || !leaf || leaf->kind != NodeKind::Hint) continue;
+    if (report.find(line) == std::string::npos) continue;
+    const std::string name = fmt::format("_hinted_{}_{}", v.placeholder, v.axis);
+    named.roots.push_back({name, 0, 0, false});
+    named.uses.push_back({uint32_t(named.roots.size() - 1), LinearFn{}});
+    SpecNode& n = named.nodes[size_t(before.node[v.placeholder][v.axis])];
+    n.kind = NodeKind::Dim;
+    n.value = int64_t(named.uses.size() - 1);
+    for (size_t at = report.find(line); at != std::string::npos; at = report.find(line, at + 1))
+      report.replace(at, line.size(), "\n  " + name + " = ");
+  }
+  DynamicShapes out =
+      report.find("Suggested fixes:") != std::string::npos ? refine_from_suggested_fixes(report, named) : spec;
+  // A Dim.DYNAMIC hint the trace made static (a specialisation, or a hint conflict) follows
+  // the advice: Dim.AUTO.
+  std::vector<std::pair<uint32_t, uint32_t>> to_auto;
+  for (const HintConflict& c : r.hint_conflicts) to_auto.emplace_back(c.placeholder, c.dim);
+  for (const Violation& v : r.violations)
+    if (v.kind == ViolationKind::Specialized) to_auto.emplace_back(v.placeholder, v.axis);
+  if (to_auto.empty()) return out;
   const SpecLeaves leaves = spec_leaves(g, out);
-  for (const HintConflict& c : r.hint_conflicts) {
-    if (c.placeholder >= leaves.node.size() || c.dim >= leaves.node[c.placeholder].size()) continue;
-    const int32_t n = leaves.node[c.placeholder][c.dim];
+  for (const auto& [p, d] : to_auto) {
+    if (p >= leaves.node.size() || d >= leaves.node[p].size()) continue;
+    const int32_t n = leaves.node[p][d];
     if (n >= 0 && out.nodes[size_t(n)].kind == NodeKind::Hint && HintKind(out.nodes[size_t(n)].value) == HintKind::Dynamic)
       out.nodes[size_t(n)].value = int64_t(HintKind::Auto);
   }

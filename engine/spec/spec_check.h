@@ -29,6 +29,8 @@ struct Violation {
   std::string dim;      // the Dim name (the header's debug name)
   std::string message;  // one message as export words it (without the "  - ")
   std::string cause;    // the guard or input equality that caused it, as Python text
+  uint32_t placeholder = 0, axis = 0;  // the input size it reports (placeholder, dimension)
+  std::string other;                   // Related: the Dim it must equal or derive from
 };
 
 // One F.9 conflict of a Dim.AUTO / Dim.DYNAMIC hint with the traced result.

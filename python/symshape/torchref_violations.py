@@ -12,7 +12,11 @@ For one corpus graph, specs are built from its own spec by general rules (`spec_
 - `unrelated`: a dim that needs a relation (a derived use, a second use of a name, or a
   second static dim of the same size) given a fresh Dim, so the relation is missing;
 - `zero_one`: every Dim's min lowered to 0, checked at an example with a size of 1 when the
-  graph has one (a 0/1 size is specialised).
+  graph has one (a 0/1 size is specialised);
+- `static_to_dynamic_hint`: `static_to_dynamic` with `Dim.DYNAMIC` in place of the new Dim;
+- `unrelated_hint`: `unrelated` with `Dim.AUTO` in place of the fresh Dim (a hint a named Dim
+  relates: export refuses one that must derive from it);
+- `dynamic_hints`: every Dim leaf `Dim.DYNAMIC`.
 
 Each spec is checked by `symshape.check_spec` and exported by `torch.export.export` at the
 example symshape chose. Compared: refused or not, the violated Dim names, the "Suggested
@@ -25,7 +29,10 @@ import re
 import signal
 import tempfile
 
-VARIANT_KINDS = ("own", "corrected", "widened", "static_to_dynamic", "unrelated", "zero_one")
+VARIANT_KINDS = ("own", "corrected", "widened", "static_to_dynamic", "unrelated", "zero_one",
+                 "static_to_dynamic_hint", "unrelated_hint", "dynamic_hints")
+# The spec leaves of torch.export's dim hints, as the DynamicShapesSpec serializer writes them.
+HINTS = {"_DimHint.AUTO": "AUTO", "_DimHint.DYNAMIC": "DYNAMIC", "_DimHint.STATIC": "STATIC"}
 DEFAULT_LIMIT = 4
 # torch.export's solver can run for many minutes on one spec (sympy's reduce_inequalities over
 # a deep conv stack): a case over this many seconds is reported as torch_rejected, not waited for
@@ -36,6 +43,8 @@ CASE_SECONDS = 300
 torch_rejected = []
 
 _INT_OO = float("inf")
+_HINT_CONFLICTS = "Found the following conflicts between user-specified ranges and inferred ranges"
+_HINT_CONFLICT = "- Received user-specified"
 _LINEAR = re.compile(r"^\s*(?:(\d+)\s*\*\s*)?([A-Za-z_]\w*)\s*(?:([+-])\s*(\d+))?\s*$")
 _CONSTRAINT_WORDS = ("Constraints violated", "Specializations unexpectedly required", "Suggested fixes",
                      "is not equal to", "Expected input", "not in range")
@@ -71,6 +80,8 @@ def _normalise(spec):
     for entries in spec["dynamic_shapes"].values():
         for e in entries or []:
             if isinstance(e, str):
+                if e in HINTS:
+                    continue
                 root, mul, add = parse_linear(e)
                 used.setdefault(root, set())
                 if (mul, add) != (1, 0):
@@ -81,9 +92,9 @@ def _normalise(spec):
 
 
 def _dim_entries(spec):
-    """(input, index, entry) for every Dim leaf, in input order."""
+    """(input, index, entry) for every Dim leaf (named or derived, not a hint), in input order."""
     return [(name, i, e) for name, entries in spec["dynamic_shapes"].items()
-            for i, e in enumerate(entries or []) if isinstance(e, str)]
+            for i, e in enumerate(entries or []) if isinstance(e, str) and e not in HINTS]
 
 
 def _fresh(spec, base):
@@ -108,12 +119,16 @@ def widened(spec):
     return None
 
 
-def static_to_dynamic(spec):
-    """The first static size (>= 2: 0/1 are specialised anyway) becomes a Dim of its own."""
+def static_to_dynamic(spec, hint=None):
+    """The first static size (>= 2: 0/1 are specialised anyway) becomes a Dim of its own, or
+    the dim hint `hint` (a HINTS key)."""
     for name, entries in spec["dynamic_shapes"].items():
         for i, e in enumerate(entries or []):
             if isinstance(e, int) and e >= 2:
                 out = _copy(spec)
+                if hint:
+                    out["dynamic_shapes"][name][i] = hint
+                    return out
                 dim = _fresh(out, f"{name}_{i}")
                 out["dynamic_shapes"][name][i] = dim
                 out["dims"][dim] = {"min": 2, "max": None, "derived": []}
@@ -121,14 +136,18 @@ def static_to_dynamic(spec):
     return None
 
 
-def unrelated(spec):
+def unrelated(spec, hint=None):
     """Drop a relation the spec states (a derived use or a name's second use: the entry gets a
-    fresh Dim with its range), or, without one, give two equal static sizes separate Dims."""
+    fresh Dim with its range, or the dim hint `hint`), or, without one, give two equal static
+    sizes separate Dims (hints)."""
     seen = set()
     for name, i, e in _dim_entries(spec):
         root, mul, add = parse_linear(e)
         if (mul, add) != (1, 0) or root in seen:
             out = _copy(spec)
+            if hint:
+                out["dynamic_shapes"][name][i] = hint
+                return _normalise(out)
             lo, hi = entry_range(spec, e)
             dim = _fresh(out, f"{name}_{i}")
             out["dynamic_shapes"][name][i] = dim
@@ -142,11 +161,26 @@ def unrelated(spec):
             if va == vb:
                 out = _copy(spec)
                 for n, i in ((na, ia), (nb, ib)):
+                    if hint:
+                        out["dynamic_shapes"][n][i] = hint
+                        continue
                     dim = _fresh(out, f"{n}_{i}")
                     out["dynamic_shapes"][n][i] = dim
                     out["dims"][dim] = {"min": 2, "max": None, "derived": []}
                 return out
     return None
+
+
+def dynamic_hints(spec):
+    """Every Dim leaf (named or derived) becomes Dim.DYNAMIC: the spec's ranges and relations
+    dropped, its dims still asked to be dynamic."""
+    entries = _dim_entries(spec)
+    if not entries:
+        return None
+    out = _copy(spec)
+    for name, i, _ in entries:
+        out["dynamic_shapes"][name][i] = "_DimHint.DYNAMIC"
+    return _normalise(out)
 
 
 def zero_one(spec):
@@ -203,18 +237,20 @@ def symshape_side(path, spec):
 def violated_dims(message):
     """Names in 'Constraints violated (a, b)!' and 'Specializations unexpectedly required (c)!'."""
     names = set()
-    for m in re.finditer(r"(?:Constraints violated|Specializations unexpectedly required) \(([^)]*)\)!", message):
+    # a hinted size is named by its source, `L['x'].size()[0]`: the list ends at the line's `)!`
+    for m in re.finditer(r"(?:Constraints violated|Specializations unexpectedly required) \(([^\n]*)\)!", message):
         names.update(n.strip() for n in m.group(1).split(",") if n.strip())
     return sorted(names)
 
 
 def violation_lines(message):
-    """The report's violation lines ("  - ..."), in order, up to 'Suggested fixes:'."""
+    """The report's violation lines ("  - ...") up to 'Suggested fixes:', and its hint
+    conflicts ("- Received user-specified ..."), in order."""
     out = []
     for line in (message or "").split("\n"):
         if line.strip() == "Suggested fixes:":
             break
-        if line.startswith("  - "):
+        if line.startswith("  - ") or line.startswith(_HINT_CONFLICT):
             out.append(line.rstrip())
     return out
 
@@ -255,7 +291,9 @@ def torch_dynamic_shapes(spec):
             continue
         leaves = []
         for e in entries:
-            if isinstance(e, str):
+            if e in HINTS:
+                leaves.append(getattr(Dim, HINTS[e]))
+            elif isinstance(e, str):
                 root, mul, add = parse_linear(e)
                 d = roots[root]
                 d = d * mul if mul != 1 else d
@@ -288,6 +326,8 @@ def example_args(doc, placeholders, index):
 def is_constraint_error(e):
     import torch._dynamo.exc as dexc
     from torch.fx.experimental.symbolic_shapes import ConstraintViolationError
+    if isinstance(e, ValueError) and _HINT_CONFLICTS in str(e):
+        return True  # the dim hints against the trace (make_constraints)
     if not isinstance(e, (dexc.UserError, ConstraintViolationError)):
         return False
     return any(w in str(e) for w in _CONSTRAINT_WORDS)
@@ -384,7 +424,9 @@ def spec_variants(doc, own, corrected, kinds=VARIANT_KINDS):
             example = example_with_size_one(doc, spec) if spec else None
         else:
             spec, example = {"widened": widened, "static_to_dynamic": static_to_dynamic,
-                             "unrelated": unrelated}[kind](base), None
+                             "unrelated": unrelated, "dynamic_hints": dynamic_hints,
+                             "static_to_dynamic_hint": lambda b: static_to_dynamic(b, "_DimHint.DYNAMIC"),
+                             "unrelated_hint": lambda b: unrelated(b, "_DimHint.AUTO")}[kind](base), None
         if spec is not None:
             out.append((kind, spec, example))
     return out

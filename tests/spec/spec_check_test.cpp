@@ -210,12 +210,18 @@ TEST(SpecCheck, CleanDivFactIsExportsDropAndSymshapesSpecialisation) {
   EXPECT_TRUE(again.r.ok()) << again.report;
 }
 
+// torch.export 2.13 refuses a Dim.DYNAMIC the trace makes constant in produce_guards (a
+// RelaxedUnspecConstraint on an int), before it compares hints with the trace: the seeds'
+// F.9 "tracing inferred a static shape" is never reached (docs/torchref.md).
 TEST(SpecCheck, B198_DynamicHintTracedStatic) {
   Checked c(kAddStatic8, R"({"dynamic_shapes": {"x": ["_DimHint.DYNAMIC"], "y": null}, "dims": {}})");
-  EXPECT_EQ(format_hint_conflicts(c.r),
-            "Found the following conflicts between user-specified ranges and inferred ranges from model tracing:\n"
-            "- Received user-specified dim hint Dim.DYNAMIC(min=None, max=None), but tracing inferred a static shape "
-            "of 8 for dimension inputs['x'].shape[0].");
+  // torch.export 2.13's message for the same module, word for word
+  EXPECT_EQ(c.report,
+            "Constraints violated (L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+            "  - You marked L['x'].size()[0] as dynamic but your code specialized it to be a constant (8). If you're "
+            "using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using Dim.DYNAMIC, replace it "
+            "with either Dim.STATIC or Dim.AUTO.");
+  EXPECT_TRUE(c.r.hint_conflicts.empty());
   // The corrected spec follows the advice (Dim.AUTO) and re-checks clean.
   DynamicShapes fixed = corrected_spec(c.graph, c.spec, c.r);
   EXPECT_EQ(dump_spec_json(fixed), R"({"dynamic_shapes": {"x": ["_DimHint.AUTO"], "y": null}, "dims": {}})");
@@ -225,6 +231,46 @@ TEST(SpecCheck, B198_DynamicHintTracedStatic) {
 
 TEST(SpecCheck, B198_AutoHintTracedStaticIsFine) {
   Checked c(kAddStatic8, R"({"dynamic_shapes": {"x": ["_DimHint.AUTO"], "y": null}, "dims": {}})");
+  EXPECT_TRUE(c.r.ok()) << c.report << format_hint_conflicts(c.r);
+}
+
+// produce_guards' phase 1 lets a hinted size equal a named Dim (is_equal: relaxed_sources),
+// not derive from one (is_derived has no such exception): torch.export 2.13 refuses x[1:] + y
+// with x hinted and y a named Dim, and keys its fix by x's source, which PyTorch's refine
+// cannot apply. symshape's corrected spec writes the relation in the hint's place.
+TEST(SpecCheck, HintDerivedFromANamedDimIsRelated) {
+  for (const char* hint : {"_DimHint.AUTO", "_DimHint.DYNAMIC"}) {
+    Checked c(kSliceAdd, fmt::format(R"({{"dynamic_shapes": {{"x": ["{}"], "y": ["dy"]}}, "dims": {{"dy": {{"min": 0, "max": null, "derived": []}}}}}})", hint));
+    // torch.export 2.13's message for the same module, word for word
+    EXPECT_EQ(c.report,
+              "Constraints violated (L['x'].size()[0])! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
+              "  - The values of L['x'].size()[0] = L['x'].size()[0] must always be related to the values of dy = "
+              "L['y'].size()[0] by L['x'].size()[0] = dy + 1.\nSuggested fixes:\n  L['x'].size()[0] = dy + 1")
+        << hint;
+    DynamicShapes fixed = corrected_spec(c.graph, c.spec, c.r);
+    EXPECT_EQ(dump_spec_json(fixed),
+              R"({"dynamic_shapes": {"x": ["dy + 1"], "y": ["dy"]}, "dims": {"dy": {"min": 0, "max": null, "derived": ["dy + 1"]}}})");
+    Checked again(kSliceAdd, dump_spec_json(fixed));
+    EXPECT_TRUE(again.r.ok()) << again.report;
+  }
+}
+
+// The other way round export accepts: a named Dim over a hinted size's symbol (x = y + 1 with
+// y hinted) is no violation, as every input symbol has a range (PyTorch's phase-0 check).
+TEST(SpecCheck, NamedDimDerivedFromAHintIsAccepted) {
+  for (const char* hint : {"_DimHint.AUTO", "_DimHint.DYNAMIC"}) {
+    Checked c(kSliceAdd, fmt::format(R"({{"dynamic_shapes": {{"x": ["dx"], "y": ["{}"]}}, "dims": {{"dx": {{"min": 0, "max": null, "derived": []}}}}}})", hint));
+    EXPECT_TRUE(c.r.ok()) << hint << "\n" << c.report;
+  }
+  // and a hint equal to a named Dim (duck sizing shares the symbol): is_equal's relaxed source
+  Checked eq(kAdd44, R"({"dynamic_shapes": {"x": ["_DimHint.DYNAMIC"], "y": ["dy"]}, "dims": {"dy": {"min": 0, "max": null, "derived": []}}})");
+  EXPECT_TRUE(eq.r.ok()) << eq.report;
+}
+
+// Two Dim.DYNAMIC sizes the graph makes equal, both static in the spec otherwise: accepted
+// (equal hints share a symbol and neither is a named Dim), as torch.export 2.13 does.
+TEST(SpecCheck, EqualDynamicHintsAreAccepted) {
+  Checked c(kAddStatic8, R"({"dynamic_shapes": {"x": ["_DimHint.DYNAMIC"], "y": ["_DimHint.DYNAMIC"]}, "dims": {}})");
   EXPECT_TRUE(c.r.ok()) << c.report << format_hint_conflicts(c.r);
 }
 
@@ -244,6 +290,23 @@ TEST(SpecCheck, B200_HintRangeConflict) {
   EXPECT_EQ(hint_conflict(call_hint(make_hint(HintKind::Auto), 4), "inputs['x'].shape[0]", std::nullopt, std::nullopt,
                           2, 8),
             "");  // overlapping ranges
+}
+
+// torch.export 2.13 meets the traced range with the hint's first: an empty meet is the range
+// conflict even for a 0/1-specialised size (Dim.AUTO's 0/1 only warns), and a Dim.DYNAMIC
+// whose own range is one value is "static" although the trace left it a range.
+TEST(SpecCheck, HintRangeMeetsTheTraceFirst) {
+  const std::string at = "inputs['x'].shape[0]";
+  const std::string conflict01 = "- Received user-specified min/max range of [2, None], conflicting with the inferred "
+                                 "min/max range of [1, 1], for inputs['x'].shape[0].";
+  EXPECT_EQ(hint_conflict(call_hint(make_hint(HintKind::Auto), 2), at, 1, std::nullopt, 0, std::nullopt), conflict01);
+  EXPECT_EQ(hint_conflict(call_hint(make_hint(HintKind::Dynamic), 2), at, 1, std::nullopt, 0, std::nullopt), conflict01);
+  EXPECT_EQ(hint_conflict(call_hint(make_hint(HintKind::Dynamic), 5, 5), at, std::nullopt, std::nullopt, 2, std::nullopt),
+            "- Received user-specified dim hint Dim.DYNAMIC(min=5, max=5), but tracing inferred a static shape of 5 "
+            "for dimension inputs['x'].shape[0].");
+  // a min above the example but inside the traced range, and Dim.AUTO(max=1) at 1: accepted
+  EXPECT_EQ(hint_conflict(call_hint(make_hint(HintKind::Auto), 6), at, std::nullopt, std::nullopt, 2, std::nullopt), "");
+  EXPECT_EQ(hint_conflict(call_hint(make_hint(HintKind::Auto), std::nullopt, 1), at, 1, std::nullopt, 0, std::nullopt), "");
 }
 
 TEST(DimConstraintsTest, B201_CongruencesReduce) {
