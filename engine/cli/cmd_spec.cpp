@@ -98,6 +98,12 @@ ExitCode run_spec_check(const SpecCheckArgs& a) {
     for (const spec::HintConflict& h : r.hint_conflicts) out["hint_conflicts"].push_back(h.message);
     out["report"] = report + (hints.empty() ? "" : (report.empty() ? "" : "\n") + hints);
     if (!beyond.empty()) out["beyond_pytorch_fixes"] = beyond;
+    out["ranges"] = nlohmann::ordered_json::object();  // the exported program's, per Dim leaf
+    for (const spec::ExportedRange& e : r.ranges) {
+      const std::string key = fmt::format("{}[{}]", graph.node_name(graph.placeholder_node(PlaceholderId(e.placeholder))), e.axis);
+      if (e.is_static) out["ranges"][key] = fmt::format("static {}", e.lo);
+      else out["ranges"][key] = {e.lo, e.hi ? nlohmann::ordered_json(*e.hi) : nlohmann::ordered_json(nullptr)};
+    }
     if (corrected) out["corrected_spec"] = nlohmann::ordered_json::parse(*corrected);
     fmt::print("{}\n", out.dump(2));
   } else if (r.ok()) {

@@ -77,6 +77,7 @@ class Checker {
     solve();
     // export raises produce_guards' error before it compares the hints with the trace
     if (r_.violations.empty() && r_.forced.empty() && r_.solver_error.empty()) hints();
+    if (r_.ok()) exported_ranges();
   }
 
  private:
@@ -421,6 +422,69 @@ class Checker {
       }
       std::string msg = hint_conflict(make_hint(t.hint), where, spec01, stat, lo, hi);
       if (!msg.empty()) r_.hint_conflicts.push_back({t.placeholder, t.dim, std::move(msg)});
+    }
+  }
+
+  // make_constraints: each spec'd size's expression gets the meet of its Dims' own ranges (a
+  // hinted size: the ShapeEnv's bound of it); a symbol no size is alone gets its var_to_range.
+  // A Dim leaf's range is then its expression over its symbol's range (linear: a*s + b).
+  void exported_ranges() {
+    std::vector<std::pair<ExprId, std::pair<int64_t, std::optional<int64_t>>>> keyed;
+    auto meet = [&](ExprId e, int64_t lo, std::optional<int64_t> hi) {
+      auto it = std::find_if(keyed.begin(), keyed.end(), [&](const auto& k) { return k.first == e; });
+      if (it == keyed.end()) {
+        keyed.push_back({e, {std::max<int64_t>(lo, 0), hi}});
+        return;
+      }
+      it->second.first = std::max(it->second.first, lo);
+      if (hi) it->second.second = it->second.second ? std::min(*it->second.second, *hi) : *hi;
+    };
+    for (const Tracked& t : tracked_) {
+      if (ar_.is_integer_const(t.value) || (t.c.kind != Constraint::Kind::Strict && !t.hinted)) continue;
+      if (t.c.kind == Constraint::Kind::Strict) {
+        meet(t.value, t.c.lo, t.c.hi);
+        continue;
+      }
+      const ValueRange b = env_.bound(t.value);
+      meet(t.value, b.lo.kind == ExtNum::Kind::Int ? b.lo.i : 0,
+           b.hi.kind == ExtNum::Kind::Int ? std::optional<int64_t>(b.hi.i) : std::nullopt);
+    }
+    for (const Tracked& t : tracked_) {
+      if (t.c.kind != Constraint::Kind::Strict) continue;
+      ExportedRange out;
+      out.placeholder = t.placeholder, out.axis = t.dim;
+      if (ar_.is_integer_const(t.value)) {
+        out.is_static = true;
+        out.lo = ar_.int_value(t.value);
+        r_.ranges.push_back(out);
+        continue;
+      }
+      std::vector<ExprId> free;
+      ar_.free_symbols(t.value, free);
+      if (free.size() != 1) continue;
+      const ExprId sym = free[0];
+      int64_t lo = 0;
+      std::optional<int64_t> hi;
+      auto it = std::find_if(keyed.begin(), keyed.end(), [&](const auto& k) { return k.first == sym; });
+      if (it != keyed.end()) {
+        lo = it->second.first, hi = it->second.second;
+      } else {
+        const ValueRange v = env_.range(sym);
+        lo = v.lo.kind == ExtNum::Kind::Int ? v.lo.i : 0;
+        if (v.hi.kind == ExtNum::Kind::Int) hi = v.hi.i;
+      }
+      Bindings b;
+      try {
+        b.set(ar_.symbol_id(sym), 0);
+        const int64_t at0 = evaluate_int(ar_, t.value, b);
+        b.set(ar_.symbol_id(sym), 1);
+        const int64_t slope = evaluate_int(ar_, t.value, b) - at0;
+        out.lo = slope * lo + at0;
+        if (hi) out.hi = slope * *hi + at0;
+      } catch (const Error&) {
+        continue;  // not a size of its symbol's range (overflow): no range to report
+      }
+      r_.ranges.push_back(out);
     }
   }
 

@@ -39,6 +39,15 @@ struct HintConflict {
   std::string message;  // "- Received user-specified ..."
 };
 
+// The range torch.export's program records for a named or derived Dim leaf (make_constraints),
+// as a range of that size: `is_static` when the trace made it a constant.
+struct ExportedRange {
+  uint32_t placeholder = 0, axis = 0;
+  bool is_static = false;
+  int64_t lo = 0;             // the constant when is_static
+  std::optional<int64_t> hi;  // nullopt: int_oo
+};
+
 struct SpecCheckResult {
   bool checked = false;   // false: no example propagated (error says why)
   std::string error;
@@ -52,6 +61,7 @@ struct SpecCheckResult {
   // adds nothing. The corrected spec is built from it
   std::string fixes_beyond;
   std::vector<HintConflict> hint_conflicts;
+  std::vector<ExportedRange> ranges;  // when ok(): every Dim leaf's exported range
   bool ok() const { return violations.empty() && forced.empty() && hint_conflicts.empty() && solver_error.empty(); }
 };
 

@@ -87,6 +87,19 @@ pyb::dict check(const GraphHandle& h) {
   out["violations"] = violations;
   out["forced_specializations"] = forced;
   out["hint_conflicts"] = conflicts;
+  // torch.export's range constraints of every Dim leaf: "<input>[i]" -> [min, max or None] / "static N"
+  pyb::dict ranges;
+  for (const spec::ExportedRange& e : r.ranges) {
+    const std::string key = fmt::format("{}[{}]", h.graph.node_name(h.graph.placeholder_node(PlaceholderId(e.placeholder))), e.axis);
+    if (e.is_static) ranges[pyb::str(key)] = fmt::format("static {}", e.lo);
+    else {
+      pyb::list lohi;
+      lohi.append(e.lo);
+      lohi.append(e.hi ? pyb::object(pyb::int_(*e.hi)) : pyb::none());
+      ranges[pyb::str(key)] = lohi;
+    }
+  }
+  out["ranges"] = ranges;
   out["report"] = report + (hints.empty() ? "" : (report.empty() ? "" : "\n") + hints);
   out["beyond_pytorch_fixes"] = spec::format_beyond_pytorch_fixes(r);
   out["corrected_spec"] = json_object(spec::dump_spec_json(spec::corrected_spec(h.graph, s, r)));

@@ -230,7 +230,7 @@ def symshape_side(path, spec):
     report = r["report"]
     dims = violated_dims(report) if report else []
     return {"refused": not r["ok"], "dims": dims, "fixes": suggested_fixes(report), "example": r["example"],
-            "report": report, "ranges": None if not r["ok"] else spec_ranges(spec),
+            "report": report, "ranges": None if not r["ok"] else r["ranges"],
             "corrected": r["corrected_spec"]}
 
 

@@ -16,13 +16,16 @@ CORPUS = os.path.join(SOURCE_DIR, "..", "shared", "corpus", "visible")
 # (zoo_conv), derived fixes over a phantom root (zoo_reduce_pool_pad: `unrelated` drops the
 # relation), a bounded dim (whisper: `widened` removes its max), equal static sizes
 # (mlp_mixer: `unrelated` gives 32 and 32 separate Dims), a static channel count and a
-# batch of 1 (`static_to_dynamic`, `zero_one`).
+# batch of 1 (`static_to_dynamic`, `zero_one`); the dim hints: a static size the graph
+# specialises given Dim.DYNAMIC (whisper's channels, zoo_reduce_pool_pad's), a derived size
+# given Dim.AUTO (zoo_reduce_pool_pad), every Dim made Dim.DYNAMIC (zoo_conv, seq_ops).
 SAMPLE = {
-    "zoo_conv": ("own", "corrected", "widened", "zero_one"),
-    "zoo_reduce_pool_pad": ("own", "corrected", "unrelated", "static_to_dynamic"),
-    "whisper_encoder_tiny": ("own", "widened", "static_to_dynamic"),
-    "mlp_mixer": ("own", "unrelated", "zero_one"),
-    "seq_ops": ("own", "corrected", "widened", "zero_one"),
+    "zoo_conv": ("own", "corrected", "widened", "zero_one", "dynamic_hints"),
+    "zoo_reduce_pool_pad": ("own", "corrected", "unrelated", "static_to_dynamic", "unrelated_hint",
+                            "static_to_dynamic_hint"),
+    "whisper_encoder_tiny": ("own", "widened", "static_to_dynamic", "static_to_dynamic_hint"),
+    "mlp_mixer": ("own", "unrelated", "zero_one", "unrelated_hint"),
+    "seq_ops": ("own", "corrected", "widened", "zero_one", "dynamic_hints"),
 }
 
 

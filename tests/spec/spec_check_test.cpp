@@ -267,6 +267,30 @@ TEST(SpecCheck, NamedDimDerivedFromAHintIsAccepted) {
   EXPECT_TRUE(eq.r.ok()) << eq.report;
 }
 
+// The exported program's range of a named Dim whose size is an expression over a hint's
+// symbol is that expression over the hint's traced range (make_constraints), not the Dim's
+// own: torch.export 2.13 gives x = s + 1 with s in [2, oo] (or [2, 31] under dx <= 32).
+TEST(SpecCheck, ExportedRangeOfANamedDimOverAHint) {
+  Checked c(kSliceAdd, R"({"dynamic_shapes": {"x": ["dx"], "y": ["_DimHint.AUTO"]}, "dims": {"dx": {"min": 0, "max": null, "derived": []}}})");
+  ASSERT_TRUE(c.r.ok()) << c.report;
+  ASSERT_EQ(c.r.ranges.size(), 1u);
+  EXPECT_EQ(c.r.ranges[0].placeholder, 0u);
+  EXPECT_FALSE(c.r.ranges[0].is_static);
+  EXPECT_EQ(c.r.ranges[0].lo, 3);
+  EXPECT_EQ(c.r.ranges[0].hi, std::nullopt);
+  Checked bounded(kSliceAdd, R"({"dynamic_shapes": {"x": ["dx"], "y": ["_DimHint.DYNAMIC"]}, "dims": {"dx": {"min": 0, "max": 32, "derived": []}}})");
+  ASSERT_TRUE(bounded.r.ok()) << bounded.report;
+  ASSERT_EQ(bounded.r.ranges.size(), 1u);
+  EXPECT_EQ(bounded.r.ranges[0].lo, 3);
+  EXPECT_EQ(bounded.r.ranges[0].hi, std::optional<int64_t>(32));
+  // a Dim that is its own symbol keeps the spec's range, min 0 included
+  Checked own(kSliceAdd, R"({"dynamic_shapes": {"x": ["dy + 1"], "y": ["dy"]}, "dims": {"dy": {"min": 0, "max": 16, "derived": ["dy + 1"]}}})");
+  ASSERT_TRUE(own.r.ok()) << own.report;
+  ASSERT_EQ(own.r.ranges.size(), 2u);
+  EXPECT_EQ(own.r.ranges[1].lo, 0);
+  EXPECT_EQ(own.r.ranges[1].hi, std::optional<int64_t>(16));
+}
+
 // Two Dim.DYNAMIC sizes the graph makes equal, both static in the spec otherwise: accepted
 // (equal hints share a symbol and neither is a named Dim), as torch.export 2.13 does.
 TEST(SpecCheck, EqualDynamicHintsAreAccepted) {
