@@ -174,5 +174,32 @@ TEST(Promotion, RoundingModeKeepsIntegers) {
   EXPECT_EQ(h.dtype("r"), DType::Int32);
 }
 
+// The equality guard's sides are PyTorch 2.13's (measured: x[1:].clone() and x[::2] at 3).
+// An in-place op runs its torch._refs form under the Python dispatcher, whose
+// _broadcast_shapes asks `other == self` first: `((1 + s) // 2) == ((-1) + s)`; the
+// out-of-place add takes FakeTensor's fast path, whose infer_size asks `self == other`.
+TEST(Broadcast, InplaceOpAsksTheRefsEqualityOtherFirst) {
+  for (const bool inplace : {true, false}) {
+    PropHarness h;
+    h.input("x", "float32", {3}, {"s"})
+        .call("sl", "aten.slice.Tensor", "[" + N("x") + ", 0, 1, 9223372036854775807]")
+        .call("a", "aten.clone.default", "[" + N("sl") + "]")
+        .call("b", "aten.slice.Tensor", "[" + N("x") + ", 0, 0, 9223372036854775807, 2]")
+        .call("r", inplace ? "aten.add_.Tensor" : kAdd, "[" + N("a") + ", " + N("b") + "]");
+    ASSERT_TRUE(h.run()) << h.error();
+    const ExprId a = h.shape_exprs("a")[0], b = h.shape_exprs("b")[0];
+    const ExprArena& ar = h.env().arena();
+    int found = 0;
+    for (const Guard& g : h.env().guards()) {
+      if (ar.kind(g.expr) != ExprKind::Eq) continue;
+      ++found;
+      const auto ops = ar.operands(g.expr);
+      EXPECT_EQ(ops[0], inplace ? b : a) << inplace;
+      EXPECT_EQ(ops[1], inplace ? a : b) << inplace;
+    }
+    EXPECT_EQ(found, 1) << inplace;
+  }
+}
+
 }  // namespace
 }  // namespace symshape::test

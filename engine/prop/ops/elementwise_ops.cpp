@@ -81,16 +81,17 @@ TensorId pointwise_result(PropContext& ctx, std::span<const ArgId> operands, DTy
 }
 
 void check_inplace(PropContext& ctx, TensorId self, std::span<const ArgId> operands, DType computed) {
+  // Under PyTorch 2.x's Python dispatcher an in-place op runs its torch._refs form
+  // (_make_inplace): _broadcast_shapes' questions, `Eq(other, self)` before anything else,
+  // not the fast path's infer_size `Eq(self, other)` (timm's aa stems: the guard's sides)
+  FixedVector<Dims, 8> shapes;  // copied: the value table may grow while guards are recorded
+  for (ArgId a : operands)
+    if (ctx.is_tensor(a) && shapes.size() < 8) shapes.push_back(Dims(ctx.vals.sizes(ctx.tensor(a))));
   Dims shape;
-  bool any = false;
-  for (ArgId a : operands) {
-    if (!ctx.is_tensor(a)) continue;
-    auto s = ctx.vals.sizes(ctx.tensor(a));
-    if (!any)
-      shape.assign(s);
-    else
-      broadcast_shapes(ctx, shape, s, shape);
-    any = true;
+  if (shapes.size() == 1) shape = shapes[0];
+  if (shapes.size() > 1 && !refs_broadcast_shapes(ctx, shapes.span(), shape, /*raise=*/false)) {
+    shape = shapes[0];  // eager's message for shapes that do not broadcast
+    for (size_t k = 1; k < shapes.size(); ++k) broadcast_shapes(ctx, shape, shapes[k], shape);
   }
   const auto self_sizes = ctx.vals.sizes(self);
   bool same = shape.size() == self_sizes.size();
