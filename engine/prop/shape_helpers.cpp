@@ -397,6 +397,16 @@ ExprId python_ge(ExprArena& ar, ExprId a, ExprId b) {
   return ar.ge(a, b);
 }
 
+ExprId python_eq(ExprArena& ar, ExprId a, ExprId b) {
+  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.eq(b, a);
+  return ar.eq(a, b);
+}
+
+ExprId python_ne(ExprArena& ar, ExprId a, ExprId b) {
+  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.ne(b, a);
+  return ar.ne(a, b);
+}
+
 namespace {
 
 // check_contiguous_sizes_strides(false_if_dde=True) over the dims in `order` (innermost first).

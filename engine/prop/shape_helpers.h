@@ -97,6 +97,10 @@ ExprId python_lt(ExprArena& ar, ExprId a, ExprId b);
 // Python's `a >= b` likewise: `int >= SymInt` asks the reflected SymInt.__le__, `b <= a`, a
 // guard of class `>` when false (the refs layout sort's `ge(1, S)` of a chunked query).
 ExprId python_ge(ExprArena& ar, ExprId a, ExprId b);
+// Python's `a == b` / `a != b`: `int == SymInt` asks the reflected SymInt.__eq__, so PyTorch
+// records `b == a` (the view helper's `length == a_.shape[idx]` with a literal length).
+ExprId python_eq(ExprArena& ar, ExprId a, ExprId b);
+ExprId python_ne(ExprArena& ar, ExprId a, ExprId b);
 
 // A tensor operand as the Python predicates of torch._prims_common see it.
 struct OperandLayout {

@@ -166,20 +166,36 @@ std::optional<Linear> DimConstraints::linearize(ExprId e, int s) {
       // replace `base % d` by k and `base // d` by (base - k) / d.
       const std::optional<Linear> base = linearize(arena_.operand(e, 0), s);
       const std::optional<Linear> div = linearize(arena_.operand(e, 1), s);
-      if (!base || !div || !(div->a == Rational::of(0)) || !div->b.is_integer() || div->b.num == 0)
-        return std::nullopt;
+      if (!base || !div) return std::nullopt;
+      const bool is_mod = arena_.kind(e) == ExprKind::Mod || arena_.kind(e) == ExprKind::PythonMod;
+      if (!(div->a == Rational::of(0))) return by_symbolic_divisor(*base, *div, s, is_mod);
+      if (!div->b.is_integer() || div->b.num == 0) return std::nullopt;
       const int64_t d = div->b.num;
       const Rational at_hint = base->a * Rational::of(symbols_[size_t(s)].hint) + base->b;
       if (!at_hint.is_integer()) return std::nullopt;
       const int64_t k = py_mod(at_hint.num, d);
       const Linear shifted{base->a, base->b - Rational::of(k)};
       add_congruence_for(s, shifted, d);
-      const bool is_mod = arena_.kind(e) == ExprKind::Mod || arena_.kind(e) == ExprKind::PythonMod;
       if (is_mod) return Linear{Rational::of(0), Rational::of(k)};
       return Linear{shifted.a / Rational::of(d), shifted.b / Rational::of(d)};
     }
     default: return std::nullopt;
   }
+}
+
+// `base % div` / `base // div` with a divisor of the symbol too (the view helper's `accum %
+// length`): the same rewrite with k = base % div at the example. SymPy's Mod(base - k, div) is
+// 0 when base - k is an integer multiple c of div, so there is no congruence and `base // div`
+// is the constant c; any other base leaves a Mod of two polynomials, which is not linear.
+std::optional<Linear> DimConstraints::by_symbolic_divisor(Linear base, Linear div, int s, bool is_mod) {
+  const Rational hint = Rational::of(symbols_[size_t(s)].hint);
+  const Rational base_at = base.a * hint + base.b, div_at = div.a * hint + div.b;
+  if (!base_at.is_integer() || !div_at.is_integer() || div_at.num == 0) return std::nullopt;
+  const int64_t k = py_mod(base_at.num, div_at.num);
+  const Linear shifted{base.a, base.b - Rational::of(k)};
+  const Rational c = shifted.a / div.a;  // div.a != 0
+  if (!(shifted.b == c * div.b) || !c.is_integer()) return std::nullopt;
+  return is_mod ? Linear{Rational::of(0), Rational::of(k)} : Linear{Rational::of(0), c};
 }
 
 bool DimConstraints::add(ExprId fact) {

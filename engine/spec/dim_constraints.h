@@ -110,6 +110,7 @@ class DimConstraints {
   void collect_symbols(ExprId e, std::vector<ExprId>& out) const;
   // The expression as a*s + b after the % and // rewrite; nullopt when not linear.
   std::optional<Linear> linearize(ExprId e, int s);
+  std::optional<Linear> by_symbolic_divisor(Linear base, Linear div, int s, bool is_mod);
   void add_congruence_for(int s, Linear base, int64_t divisor);
   std::optional<bool> evaluate_at_hints(ExprId fact) const;
   ExprId substitute(ExprId e, ExprId symbol, int64_t value);

@@ -234,7 +234,7 @@ bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       ++idx;
       continue;
     }
-    if (ctx.guard(ar.eq(length, a[idx]))) {
+    if (ctx.guard(python_eq(ar, length, a[idx]))) {  // a literal length is a Python int
       ++idx;
       continue;
     }
@@ -279,7 +279,7 @@ bool reshape_view_helper_guards(PropContext& ctx, std::span<const ExprId> sizes,
       st[idx] = stride;
       dispatched_view(a, st);  // prims.collapse_view's output
     }
-    if (ctx.guard(ar.ne(accum, length))) {
+    if (ctx.guard(python_ne(ar, accum, length))) {
       // split_dim(a_, idx, length)
       const ExprId inner = ar.floordiv(a[idx], length);
       ctx.guard(ar.ne(ar.mod(a[idx], length), zero));
