@@ -293,6 +293,11 @@ class ExprArena {
   // and on every clear()): per-thread caches keyed by node id check it before use.
   uint64_t identity() const { return identity_; }
 
+  // SymPy's is_even / is_odd of an integer expression: 0 even, 1 odd, -1 unknown (an
+  // integer literal, a product with an even factor or of odd factors, a sum of known
+  // parities, a power of a known base).
+  int parity(ExprId e) const;
+
  private:
   friend class ExprBuilderAccess;
   uint64_t hash_node(ExprKind kind, std::span<const ExprId> ops, int64_t payload) const;
@@ -336,10 +341,6 @@ class ExprArena {
   ExprId logical_not_uncached(ExprId a);
   uint8_t derive_facts(ExprKind kind, std::span<const ExprId> ops, int64_t payload) const;
   std::optional<int64_t> least_value(ExprId term) const;
-  // SymPy's is_even / is_odd of an integer expression: 0 even, 1 odd, -1 unknown (an
-  // integer literal, a product with an even factor or of odd factors, a sum of known
-  // parities, a power of a known base).
-  int parity(ExprId e) const;
 
   // free_symbols' walk. With at most 64 symbols the bloom bits are one per symbol, so a
   // sub-expression whose bits are all found already holds no new symbol and is skipped: a

@@ -263,6 +263,7 @@ class ShapeEnv {
   ExprId simplify_uncached(ExprId e, bool size_oblivious);
   // Decides an integer relation from the range of lhs - rhs (optionally expanded).
   std::optional<ExprId> decide_by_difference(ExprId rel, bool expand, bool size_oblivious);
+  std::optional<ExprId> decide_by_reduced_parity(ExprId rel);
   bool contains_unbacked_without_hint(ExprId e);
   ExprId substitute_hints(ExprId e);
   // C.5/C.7: the value of `e` with every OBLIVIOUS_SIZE symbol at its example value v,

@@ -392,6 +392,22 @@ std::optional<ExprId> ShapeEnv::decide_by_difference(ExprId rel, bool expand, bo
   return arena_.boolean(*v);
 }
 
+// _maybe_evaluate_static's canonicalize_bool_expr rebuilds `Eq` / `Ne` from the difference's
+// sides with the gcd of its coefficients divided out, through SymPy, whose Eq asks (rhs -
+// lhs).is_zero: an odd difference of integers is not zero. So `8 != 32*N` (4*N - 1) is
+// decided there, where the raw sides (both even) decide nothing.
+std::optional<ExprId> ShapeEnv::decide_by_reduced_parity(ExprId rel) {
+  const ExprKind k = arena_.kind(rel);
+  if (k != ExprKind::Eq && k != ExprKind::Ne) return std::nullopt;
+  const ExprId l = arena_.operand(rel, 0), r = arena_.operand(rel, 1);
+  if (!arena_.is_integer(l) || !arena_.is_integer(r)) return std::nullopt;
+  const auto [from, to] = canonical_relation_operands(k, l, r);
+  const auto [lhs, rhs] = relation_sides(to, from);
+  const int pl = arena_.parity(lhs), pr = arena_.parity(rhs);
+  if (pl < 0 || pr < 0 || (pl ^ pr) == 0) return std::nullopt;
+  return arena_.boolean(k == ExprKind::Ne);
+}
+
 std::optional<ExprId> ShapeEnv::maybe_evaluate_static(ExprId e, bool size_oblivious, bool unbacked_only) {
   return maybe_evaluate_static_as(e, size_oblivious, unbacked_only, size_oblivious ? kEvaluateExprOblivious : kBareCall);
 }
@@ -416,6 +432,7 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static_as(ExprId e, bool size_obl
   };
   ExprId x = simplify_as(e, size_oblivious, call == kEngineShortcut ? kShortcutSimplify : kStaticSimplify);
   if (arena_.is_constant(x)) return remember(x);
+  if (auto v = decide_by_reduced_parity(x)) return remember(*v);
   if (!static_without_axioms_)
     if (auto v = axioms_.find(x)) return remember(arena_.boolean(*v));
   // size-oblivious ranges (sizes >= 2) are assumptions, not facts: the axioms come first there

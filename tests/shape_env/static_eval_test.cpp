@@ -184,4 +184,18 @@ TEST_F(ShapeEnvBehaviour, AxiomsDecideAJunctionThroughItsOperands) {
   EXPECT_FALSE(env.maybe_evaluate_static(a.logical_and(unknown, g)).has_value());
 }
 
+// _maybe_evaluate_static canonicalizes first: the difference's gcd is divided out and the
+// relation rebuilt through SymPy, whose Eq asks is_zero, so `8 != 32*(s // 3)` (4*(s // 3) - 1,
+// odd) is decided although the range of 32*(s // 3) includes 8; `8 != 16*(s // 3) - 8` stays a
+// question (2*(s // 3) - 2 is even). measured on 2.13: sam3's computeStride `8 != 32*N`.
+TEST_F(ShapeEnvBehaviour, ReducedOddDifferenceDecidesEquality) {
+  ExprArena& a = env.arena();
+  const ExprId s = create_symint(env, 7);
+  const ExprId q = a.floordiv(s, a.integer(3));
+  EXPECT_TRUE(env.statically_known_true(a.ne(a.integer(8), a.mul(a.integer(32), q))));
+  EXPECT_TRUE(env.statically_known_false(a.eq(a.mul(a.integer(32), q), a.integer(8))));
+  EXPECT_FALSE(env.maybe_evaluate_static(a.ne(a.integer(8), a.add(a.mul(a.integer(16), q), a.integer(-8)))).has_value());
+  EXPECT_TRUE(env.guards().empty());
+}
+
 }  // namespace symshape::test
