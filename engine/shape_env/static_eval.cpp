@@ -432,7 +432,6 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static_as(ExprId e, bool size_obl
   };
   ExprId x = simplify_as(e, size_oblivious, call == kEngineShortcut ? kShortcutSimplify : kStaticSimplify);
   if (arena_.is_constant(x)) return remember(x);
-  if (auto v = decide_by_reduced_parity(x)) return remember(*v);
   if (!static_without_axioms_)
     if (auto v = axioms_.find(x)) return remember(arena_.boolean(*v));
   // size-oblivious ranges (sizes >= 2) are assumptions, not facts: the axioms come first there
@@ -452,6 +451,9 @@ std::optional<ExprId> ShapeEnv::maybe_evaluate_static_as(ExprId e, bool size_obl
   // for nothing.
   if (!size_oblivious)
     if (auto a = evaluate_with_axioms(x)) return remember(*a);
+  // canonicalize_bool_expr's parity (PyTorch asks it first; a fact either way, so after the
+  // cheaper ranges and axioms, whose canonical sides it then reuses)
+  if (auto v = decide_by_reduced_parity(x)) return remember(*v);
   // A relation between integers is decided by the range of its expanded difference,
   // which cancels shared terms the two sides' separate ranges cannot see
   // (e.g. A*B + A + B + 1 > B + 1 becomes A*B + A > 0).
