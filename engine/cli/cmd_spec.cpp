@@ -100,7 +100,7 @@ ExitCode run_spec_check(const SpecCheckArgs& a) {
     if (!beyond.empty()) out["beyond_pytorch_fixes"] = beyond;
     out["ranges"] = nlohmann::ordered_json::object();  // the exported program's, per Dim leaf
     for (const spec::ExportedRange& e : r.ranges) {
-      const std::string key = fmt::format("{}[{}]", graph.node_name(graph.placeholder_node(PlaceholderId(e.placeholder))), e.axis);
+      const std::string key = spec::exported_range_key(graph, e);
       if (e.is_static) out["ranges"][key] = fmt::format("static {}", e.lo);
       else out["ranges"][key] = {e.lo, e.hi ? nlohmann::ordered_json(*e.hi) : nlohmann::ordered_json(nullptr)};
     }

@@ -125,16 +125,6 @@ ExprId canonicalize(ExprArena& a, ExprId e) {
 
 // ---- try_solve ------------------------------------------------------------------------------
 
-ExprKind mirror(ExprKind k) {
-  switch (k) {
-    case ExprKind::Lt: return ExprKind::Gt;
-    case ExprKind::Le: return ExprKind::Ge;
-    case ExprKind::Gt: return ExprKind::Lt;
-    case ExprKind::Ge: return ExprKind::Le;
-    default: return k;
-  }
-}
-
 bool is_inequality(ExprKind k) { return k == ExprKind::Lt || k == ExprKind::Le || k == ExprKind::Gt || k == ExprKind::Ge; }
 
 // Sign of an expression from its facts: +1, -1, or 0 when unknown (or possibly zero).

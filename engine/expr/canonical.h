@@ -18,6 +18,17 @@ ExprId canonicalize_bool(ExprArena& arena, ExprId e);
 inline ExprKind canonical_relation_kind(ExprKind k) {
   return k == ExprKind::Gt ? ExprKind::Lt : k == ExprKind::Ge ? ExprKind::Le : k;
 }
+// The relation with its operands swapped: `a < b` is `b > a`; Eq and Ne are symmetric.
+inline ExprKind mirror(ExprKind k) {
+  switch (k) {
+    case ExprKind::Lt: return ExprKind::Gt;
+    case ExprKind::Le: return ExprKind::Ge;
+    case ExprKind::Gt: return ExprKind::Lt;
+    case ExprKind::Ge: return ExprKind::Le;
+    default: return k;
+  }
+}
+
 struct RelationOperands {
   ExprId moved_from, moved_to;
 };

@@ -1,5 +1,6 @@
 #include "prop/shape_helpers.h"
 
+#include "expr/canonical.h"
 #include "prop/layout_predicates.h"
 #include "prop/memory_format.h"
 
@@ -387,24 +388,9 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes) {
   return r;
 }
 
-ExprId python_lt(ExprArena& ar, ExprId a, ExprId b) {
-  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.gt(b, a);
-  return ar.lt(a, b);
-}
-
-ExprId python_ge(ExprArena& ar, ExprId a, ExprId b) {
-  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.le(b, a);
-  return ar.ge(a, b);
-}
-
-ExprId python_eq(ExprArena& ar, ExprId a, ExprId b) {
-  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.eq(b, a);
-  return ar.eq(a, b);
-}
-
-ExprId python_ne(ExprArena& ar, ExprId a, ExprId b) {
-  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.ne(b, a);
-  return ar.ne(a, b);
+ExprId python_relation(ExprArena& ar, ExprKind k, ExprId a, ExprId b) {
+  if (ar.kind(a) == ExprKind::Integer && ar.kind(b) != ExprKind::Integer) return ar.relation(mirror(k), b, a);
+  return ar.relation(k, a, b);
 }
 
 namespace {

@@ -86,21 +86,21 @@ ExprId numel(PropContext& ctx, std::span<const ExprId> sizes);
 // PyTorch 2.x rules"). They only record the guards PyTorch 2.x records; the layouts
 // symshape computes stay those of eager CPU 1.13 (the corpus goldens).
 
-// Python's `a < b` in PyTorch's Python code. A constant size or stride is a plain int there
+// Python's `a op b` in PyTorch's Python code. A constant size or stride is a plain int there
 // (FakeTensor's `.shape` / `.stride()` give ints for static values), and `int < SymInt` is
 // int.__lt__ returning NotImplemented, so Python asks the reflected SymInt.__gt__: PyTorch
-// records `b > a`. The class is more than printing: get_implications derives `a != b` and
-// `a <= b - 1` from a `<` guard only, so after `b > a` a later `a != b` is still a question
-// (mobilevit's view helper strides, docs/torchref.md "Python's reflected comparisons").
-// C++ (c10 SymInt::sym_lt) keeps the order: use ExprArena::lt there.
-ExprId python_lt(ExprArena& ar, ExprId a, ExprId b);
-// Python's `a >= b` likewise: `int >= SymInt` asks the reflected SymInt.__le__, `b <= a`, a
-// guard of class `>` when false (the refs layout sort's `ge(1, S)` of a chunked query).
-ExprId python_ge(ExprArena& ar, ExprId a, ExprId b);
-// Python's `a == b` / `a != b`: `int == SymInt` asks the reflected SymInt.__eq__, so PyTorch
-// records `b == a` (the view helper's `length == a_.shape[idx]` with a literal length).
-ExprId python_eq(ExprArena& ar, ExprId a, ExprId b);
-ExprId python_ne(ExprArena& ar, ExprId a, ExprId b);
+// records `b > a` (likewise `int == SymInt` records `b == a`: the view helper's `length ==
+// a_.shape[idx]` with a literal length). The class is more than printing: get_implications
+// derives `a != b` and `a <= b - 1` from a `<` guard only, so after `b > a` a later `a != b`
+// is still a question (mobilevit's view helper strides, docs/torchref.md "Python's reflected
+// comparisons"). C++ (c10 SymInt::sym_lt) keeps the order: use ExprArena's builders there.
+ExprId python_relation(ExprArena& ar, ExprKind k, ExprId a, ExprId b);
+inline ExprId python_lt(ExprArena& ar, ExprId a, ExprId b) { return python_relation(ar, ExprKind::Lt, a, b); }
+// `int >= SymInt` asks the reflected SymInt.__le__, `b <= a`, a guard of class `>` when false
+// (the refs layout sort's `ge(1, S)` of a chunked query)
+inline ExprId python_ge(ExprArena& ar, ExprId a, ExprId b) { return python_relation(ar, ExprKind::Ge, a, b); }
+inline ExprId python_eq(ExprArena& ar, ExprId a, ExprId b) { return python_relation(ar, ExprKind::Eq, a, b); }
+inline ExprId python_ne(ExprArena& ar, ExprId a, ExprId b) { return python_relation(ar, ExprKind::Ne, a, b); }
 
 // A tensor operand as the Python predicates of torch._prims_common see it.
 struct OperandLayout {

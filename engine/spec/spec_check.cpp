@@ -596,6 +596,10 @@ std::string format_beyond_pytorch_fixes(const SpecCheckResult& r) {
          r.fixes_beyond.substr(at + std::string("Suggested fixes:").size());
 }
 
+std::string exported_range_key(const Graph& g, const ExportedRange& e) {
+  return fmt::format("{}[{}]", g.node_name(g.placeholder_node(PlaceholderId(e.placeholder))), e.axis);
+}
+
 std::string format_hint_conflicts(const SpecCheckResult& r) {
   if (r.hint_conflicts.empty()) return "";
   std::string out = "Found the following conflicts between user-specified ranges and inferred ranges from model "
@@ -616,10 +620,10 @@ DynamicShapes corrected_spec(const Graph& g, const DynamicShapes& spec, const Sp
   DynamicShapes named = spec;
   const SpecLeaves before = spec_leaves(g, spec);
   for (const Violation& v : r.violations) {
+    if (v.kind != ViolationKind::Related) continue;
     const SpecNode* leaf = before.leaf(spec, v.placeholder, v.axis);
     const std::string line = "\n  " + v.dim + " = ";
-    if (v.kind != ViolationKind::Related || !leaf || leaf->kind != NodeKind::Hint) continue;
-    if (report.find(line) == std::string::npos) continue;
+    if (!leaf || leaf->kind != NodeKind::Hint || report.find(line) == std::string::npos) continue;
     const std::string name = fmt::format("_hinted_{}_{}", v.placeholder, v.axis);
     named.roots.push_back({name, 0, 0, false});
     named.uses.push_back({uint32_t(named.roots.size() - 1), LinearFn{}});
@@ -640,10 +644,9 @@ DynamicShapes corrected_spec(const Graph& g, const DynamicShapes& spec, const Sp
   if (to_auto.empty()) return out;
   const SpecLeaves leaves = spec_leaves(g, out);
   for (const auto& [p, d] : to_auto) {
-    if (p >= leaves.node.size() || d >= leaves.node[p].size()) continue;
-    const int32_t n = leaves.node[p][d];
-    if (n >= 0 && out.nodes[size_t(n)].kind == NodeKind::Hint && HintKind(out.nodes[size_t(n)].value) == HintKind::Dynamic)
-      out.nodes[size_t(n)].value = int64_t(HintKind::Auto);
+    const SpecNode* leaf = leaves.leaf(out, p, d);
+    if (leaf && leaf->kind == NodeKind::Hint && HintKind(leaf->value) == HintKind::Dynamic)
+      out.nodes[size_t(leaves.node[p][d])].value = int64_t(HintKind::Auto);
   }
   return out;
 }

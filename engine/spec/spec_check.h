@@ -80,6 +80,8 @@ std::string format_violations(const SpecCheckResult& r);
 std::string format_beyond_pytorch_fixes(const SpecCheckResult& r);
 // F.9's ValueError text ("Found the following conflicts ...:\n- Received ..."), or "".
 std::string format_hint_conflicts(const SpecCheckResult& r);
+// "x[2]": the input name and dimension an exported range is keyed by (`--json`, Python).
+std::string exported_range_key(const Graph& graph, const ExportedRange& e);
 
 // F.9 for one hinted dimension. `specialized_01`: the example size was 0/1 and the symbol was
 // specialised at creation; `static_value`: tracing made it that constant; [lo, hi]: the traced

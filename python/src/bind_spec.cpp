@@ -90,7 +90,7 @@ pyb::dict check(const GraphHandle& h) {
   // torch.export's range constraints of every Dim leaf: "<input>[i]" -> [min, max or None] / "static N"
   pyb::dict ranges;
   for (const spec::ExportedRange& e : r.ranges) {
-    const std::string key = fmt::format("{}[{}]", h.graph.node_name(h.graph.placeholder_node(PlaceholderId(e.placeholder))), e.axis);
+    const std::string key = spec::exported_range_key(h.graph, e);
     if (e.is_static) ranges[pyb::str(key)] = fmt::format("static {}", e.lo);
     else {
       pyb::list lohi;
